@@ -1,0 +1,30 @@
+# modelpages: `make site` builds models/ into dist/, `make test` runs every test.
+CARGO ?= cargo
+BIN := target/release/modelpages
+NODE_STAMP := site-src/node_modules/.package-lock.json
+
+.PHONY: site islands release test test-rust test-js clean
+
+site: islands release
+	$(BIN) build --models models --out dist
+
+release:
+	$(CARGO) build --release --locked
+
+# npm ci only when the lockfile changed since the last install.
+$(NODE_STAMP): site-src/package-lock.json
+	cd site-src && npm ci --no-audit --no-fund
+
+islands: $(NODE_STAMP)
+	cd site-src && npm run --silent build
+
+test: test-js test-rust
+
+test-rust: islands
+	$(CARGO) test --workspace --locked
+
+test-js: $(NODE_STAMP)
+	cd site-src && npm run --silent typecheck && npm test
+
+clean:
+	rm -rf dist target site-src/build site-src/node_modules

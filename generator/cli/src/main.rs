@@ -1,0 +1,103 @@
+//! `modelpages`: the command line over the modelpages build library.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use modelpages_site::{build_site, check_models, BuildOptions};
+
+#[derive(Parser)]
+#[command(name = "modelpages", version, about = "Prerender a browsable model-hub site from a folder of model records")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the site from the model records.
+    Build(BuildArgs),
+    /// Load and validate every record without writing anything.
+    Check {
+        /// Folder of model records (`<namespace>/<name>/model.json`).
+        #[arg(long, default_value = "models")]
+        models: PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Folder of model records (`<namespace>/<name>/model.json`).
+    #[arg(long, default_value = "models")]
+    models: PathBuf,
+    /// Output folder; replaced only when the new site is complete.
+    #[arg(long, default_value = "dist")]
+    out: PathBuf,
+    /// Where the site will be served: `/`, `/hub/` or `https://hub.example/`.
+    #[arg(long, default_value = "/")]
+    base_url: String,
+    /// Templates, styles and the bundled islands.
+    #[arg(long, default_value = "site-src")]
+    site_src: PathBuf,
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Build(args) => build(args),
+        Command::Check { models } => {
+            let corpus = check_models(&models).context("cannot read the models folder")?;
+            report_errors(corpus.errors.iter());
+            eprintln!("checked {} models, {} failed", corpus.models.len() + corpus.errors.len(), corpus.errors.len());
+            Ok(exit_code(corpus.errors.is_empty()))
+        }
+    }
+}
+
+fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let options = BuildOptions {
+        models_dir: args.models,
+        out_dir: args.out,
+        site_src: args.site_src,
+        base_url: args.base_url,
+        ..BuildOptions::default()
+    };
+    let report = build_site(&options)
+        .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;
+    report_errors(report.errors.iter());
+    if !report.has_islands {
+        eprintln!(
+            "note: {} has no bundled islands; pages work but have no JavaScript (run `make site`)",
+            options.site_src.display()
+        );
+    }
+    eprintln!(
+        "built {} models, {} failed in {:.2}s",
+        report.built,
+        report.errors.len(),
+        report.seconds
+    );
+    Ok(exit_code(report.errors.is_empty()))
+}
+
+fn report_errors<E: std::fmt::Display>(errors: impl Iterator<Item = E>) {
+    let mut stderr = std::io::stderr().lock();
+    for err in errors {
+        let _ = writeln!(stderr, "error: {err}");
+    }
+}
+
+fn exit_code(ok: bool) -> ExitCode {
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

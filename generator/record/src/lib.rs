@@ -1,0 +1,18 @@
+//! Model records for modelpages: where they live on disk, how they are parsed
+//! and validated, and what a model card's front matter says.
+//!
+//! This crate reads files but renders nothing; every later stage of a build
+//! works on the [`LoadedModel`] values it returns.
+
+mod card;
+mod id;
+mod load;
+mod record;
+
+pub use card::{CardMeta, FrontMatterError, ModelCard};
+pub use id::{IdError, ModelId, MAX_ID_LEN};
+pub use load::{
+    discover, load_model, parse_record, Discovery, LoadedModel, ModelSource, RecordError, CARD_FILE,
+    RECORD_FILE,
+};
+pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};

@@ -1,0 +1,195 @@
+//! Finding model folders under a models directory and loading each one.
+//!
+//! Layout: `<models>/<namespace>/<name>/model.json` plus an optional
+//! `README.md`. Links are never followed, so nothing outside the models
+//! directory is read through a record.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+use crate::{ModelCard, ModelId, ModelRecord};
+
+pub const RECORD_FILE: &str = "model.json";
+pub const CARD_FILE: &str = "README.md";
+
+/// A problem with one model's files. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// `model.json` is not valid JSON for a record.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax { path: PathBuf, line: usize, column: usize, message: String },
+    /// The file parses but breaks a rule (id, layout, links, encoding).
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+impl RecordError {
+    pub fn path(&self) -> &Path {
+        match self {
+            RecordError::Io { path, .. }
+            | RecordError::Syntax { path, .. }
+            | RecordError::Invalid { path, .. } => path,
+        }
+    }
+
+    fn invalid(path: impl Into<PathBuf>, message: impl Into<String>) -> RecordError {
+        RecordError::Invalid { path: path.into(), message: message.into() }
+    }
+}
+
+/// A model folder found on disk, not yet read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelSource {
+    pub dir: PathBuf,
+    /// `namespace/name` from the folder path; the record's id must equal it.
+    pub folder_id: String,
+}
+
+impl ModelSource {
+    pub fn record_path(&self) -> PathBuf {
+        self.dir.join(RECORD_FILE)
+    }
+
+    pub fn card_path(&self) -> PathBuf {
+        self.dir.join(CARD_FILE)
+    }
+}
+
+/// A model whose record and card were read and validated.
+#[derive(Clone, Debug)]
+pub struct LoadedModel {
+    pub id: ModelId,
+    pub record: ModelRecord,
+    pub card: Option<ModelCard>,
+    pub source: ModelSource,
+}
+
+/// Model folders under `models_dir`, in file-name order, and the entries that
+/// could not be used as one.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub sources: Vec<ModelSource>,
+    pub errors: Vec<RecordError>,
+}
+
+/// Lists the model folders of `models_dir` (two levels deep). Hidden entries
+/// and stray files are skipped; links are reported, not followed.
+pub fn discover(models_dir: &Path) -> Result<Discovery, RecordError> {
+    let meta = fs::metadata(models_dir)
+        .map_err(|source| RecordError::Io { path: models_dir.to_owned(), source })?;
+    if !meta.is_dir() {
+        return Err(RecordError::invalid(models_dir, "not a directory"));
+    }
+    let mut found = Discovery::default();
+    let mut walk = WalkDir::new(models_dir)
+        .min_depth(1)
+        .max_depth(2)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                let path = err.path().unwrap_or(models_dir).to_owned();
+                let source = err.into_io_error().unwrap_or_else(|| io::Error::other("walk failed"));
+                found.errors.push(RecordError::Io { path, source });
+                continue;
+            }
+        };
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        let kind = entry.file_type();
+        if hidden {
+            if kind.is_dir() {
+                walk.skip_current_dir();
+            }
+            continue;
+        }
+        if kind.is_symlink() {
+            found.errors.push(RecordError::invalid(
+                entry.path(),
+                "is a symbolic link; links under the models directory are not followed",
+            ));
+            continue;
+        }
+        if !kind.is_dir() || entry.depth() != 2 {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(models_dir).expect("walk stays under its root");
+        let folder_id = rel
+            .iter()
+            .map(|part| part.to_str())
+            .collect::<Option<Vec<_>>>()
+            .map(|parts| parts.join("/"));
+        match folder_id {
+            Some(folder_id) => found.sources.push(ModelSource { dir: entry.into_path(), folder_id }),
+            None => found.errors.push(RecordError::invalid(entry.path(), "folder name is not valid UTF-8")),
+        }
+    }
+    Ok(found)
+}
+
+/// Reads and validates one model folder.
+pub fn load_model(source: &ModelSource) -> Result<LoadedModel, RecordError> {
+    let record_path = source.record_path();
+    let bytes = read_regular_file(&record_path)?
+        .ok_or_else(|| RecordError::invalid(&source.dir, "no model.json in this model folder"))?;
+    let record = parse_record(&record_path, &bytes)?;
+    let id = ModelId::parse(&record.id)
+        .map_err(|e| RecordError::invalid(&record_path, format!("invalid id {:?}: {e}", record.id)))?;
+    if id.as_str() != source.folder_id {
+        return Err(RecordError::invalid(
+            &record_path,
+            format!("id {:?} does not match its folder {:?}", record.id, source.folder_id),
+        ));
+    }
+    let card_path = source.card_path();
+    let card = match read_regular_file(&card_path)? {
+        None => None,
+        Some(bytes) => {
+            let text = String::from_utf8(bytes)
+                .map_err(|e| RecordError::invalid(&card_path, format!("not valid UTF-8 ({e})")))?;
+            Some(ModelCard::parse(&text).map_err(|e| RecordError::invalid(&card_path, e.to_string()))?)
+        }
+    };
+    Ok(LoadedModel { id, record, card, source: source.clone() })
+}
+
+/// Parses `model.json` bytes; errors carry the line and column.
+pub fn parse_record(path: &Path, bytes: &[u8]) -> Result<ModelRecord, RecordError> {
+    // Editors on some systems save JSON with a byte-order mark; it carries no data.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    serde_json::from_slice(bytes).map_err(|e| {
+        let (line, column) = (e.line(), e.column());
+        let full = e.to_string();
+        let suffix = format!(" at line {line} column {column}");
+        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+        RecordError::Syntax { path: path.to_owned(), line, column, message }
+    })
+}
+
+/// Reads `path` if it is a regular file; `None` if it does not exist. A link or
+/// a folder in its place is an error, so a record cannot point outside.
+fn read_regular_file(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(RecordError::Io { path: path.to_owned(), source }),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(RecordError::invalid(path, "is a symbolic link; links are not followed"));
+    }
+    if !meta.is_file() {
+        return Err(RecordError::invalid(path, "is not a regular file"));
+    }
+    fs::read(path).map(Some).map_err(|source| RecordError::Io { path: path.to_owned(), source })
+}

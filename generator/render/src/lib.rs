@@ -1,0 +1,17 @@
+//! Rendering for modelpages: model cards (Markdown, sanitised), build-time
+//! syntax highlighting, and the page templates.
+//!
+//! Nothing here touches the file system except loading templates; callers get
+//! strings back and decide where they go.
+
+mod highlight;
+mod markdown;
+mod pages;
+mod templates;
+
+pub use highlight::{escape_html, Highlighter};
+pub use markdown::render_card;
+pub use pages::{
+    model_url, render_index_page, render_model_page, render_not_found_page, ModelSummary, SiteInfo,
+};
+pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};

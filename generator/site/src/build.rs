@@ -1,0 +1,189 @@
+//! The build pipeline, top to bottom: load records, render pages, write the
+//! site. Each stage lives in its own module and passes plain data on.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use modelpages_record::{LoadedModel, RecordError};
+use modelpages_render::{
+    render_index_page, render_model_page, render_not_found_page, Highlighter, ModelSummary, SiteInfo,
+    TemplateError, Templates,
+};
+use rayon::prelude::*;
+
+use crate::assets::{collect_assets, AssetError};
+use crate::corpus::{load_corpus, Corpus};
+use crate::output::{lock_output, OutputError, Staging};
+use crate::sitemap::{robots_txt, sitemap_xml};
+
+/// What to build and where.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub models_dir: PathBuf,
+    pub out_dir: PathBuf,
+    /// Templates, styles and the island bundle.
+    pub site_src: PathBuf,
+    /// Where the site is served from: `/`, `/hub/` or `https://hub.example/`.
+    pub base_url: String,
+    pub title: String,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            models_dir: "models".into(),
+            out_dir: "dist".into(),
+            site_src: "site-src".into(),
+            base_url: "/".into(),
+            title: "modelpages".into(),
+        }
+    }
+}
+
+/// A build that could not produce a site at all; the previous output is kept.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("models folder {0}")]
+    Models(RecordError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Asset(#[from] AssetError),
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error("base URL {0:?}: {1}")]
+    BaseUrl(String, &'static str),
+}
+
+/// The outcome of a build that wrote a site.
+#[derive(Debug)]
+pub struct BuildReport {
+    pub built: usize,
+    /// One error per model that was left out, sorted by path.
+    pub errors: Vec<RecordError>,
+    pub seconds: f64,
+    /// False when the island bundle was missing and pages have no JavaScript.
+    pub has_islands: bool,
+}
+
+/// Builds the whole site into `options.out_dir`, replacing the previous site
+/// only once the new one is complete.
+pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    let base_url = normalize_base_url(&options.base_url)?;
+    let templates = Templates::load(&options.site_src.join("templates"))?;
+    let assets = collect_assets(&options.site_src)?;
+    let lock = lock_output(&options.out_dir)?;
+    let Corpus { models, errors } = load_corpus(&options.models_dir).map_err(BuildError::Models)?;
+
+    let base_path = url_path(&base_url);
+    let site = SiteInfo {
+        title: options.title.clone(),
+        stylesheet: format!("{base_path}{}", assets.stylesheet),
+        script: assets.script.as_ref().map(|s| format!("{base_path}{s}")),
+        base_path,
+    };
+    let staging = Staging::create(&options.out_dir, &lock)?;
+    for (path, bytes) in &assets.files {
+        staging.write(path, bytes)?;
+    }
+    let summaries = write_model_pages(&staging, &templates, &site, &models)?;
+    write_site_pages(&staging, &templates, &site, &base_url, summaries)?;
+    staging.commit()?;
+    drop(lock);
+    Ok(BuildReport {
+        built: models.len(),
+        errors,
+        seconds: started.elapsed().as_secs_f64(),
+        has_islands: assets.script.is_some(),
+    })
+}
+
+/// Stage 2: one page per model, rendered and written in parallel so that no
+/// more than a page per thread is held in memory.
+fn write_model_pages(
+    staging: &Staging,
+    templates: &Templates,
+    site: &SiteInfo,
+    models: &[LoadedModel],
+) -> Result<Vec<ModelSummary>, BuildError> {
+    let highlighter = Highlighter::new();
+    models
+        .par_iter()
+        .map(|model| {
+            let html = render_model_page(templates, &highlighter, site, model)?;
+            staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
+            Ok(ModelSummary::of(model, site))
+        })
+        .collect()
+}
+
+/// Stage 3: the pages that list models, and the files hosts and crawlers read.
+fn write_site_pages(
+    staging: &Staging,
+    templates: &Templates,
+    site: &SiteInfo,
+    base_url: &str,
+    mut summaries: Vec<ModelSummary>,
+) -> Result<(), BuildError> {
+    let sitemap = sitemap_xml(base_url, summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
+    staging.write("sitemap.xml", sitemap.as_bytes())?;
+    staging.write("robots.txt", robots_txt(base_url).as_bytes())?;
+    staging.write("404.html", render_not_found_page(templates, site)?.as_bytes())?;
+    // Most downloaded first, as visitors expect; the id breaks ties so the
+    // order never depends on anything but the input.
+    summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+    staging.write("index.html", render_index_page(templates, site, &summaries)?.as_bytes())?;
+    Ok(())
+}
+
+/// Checks `--base-url` and gives it a trailing slash.
+fn normalize_base_url(url: &str) -> Result<String, BuildError> {
+    let bad = |why| BuildError::BaseUrl(url.to_owned(), why);
+    if url.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '\\')) {
+        return Err(bad("must not contain spaces, quotes, angle brackets or backslashes"));
+    }
+    let absolute = url.starts_with("https://") || url.starts_with("http://");
+    if !absolute && !url.starts_with('/') {
+        return Err(bad("must start with `/`, `http://` or `https://`"));
+    }
+    if url.contains(['?', '#']) {
+        return Err(bad("must not have a query or fragment"));
+    }
+    let mut url = url.to_owned();
+    if !url.ends_with('/') {
+        url.push('/');
+    }
+    Ok(url)
+}
+
+/// The path part of a normalised base URL, used to prefix links.
+fn url_path(base_url: &str) -> String {
+    match base_url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/".to_owned(), |i| rest[i..].to_owned()),
+        None => base_url.to_owned(),
+    }
+}
+
+/// Loads and validates every record without writing anything.
+pub fn check_models(models_dir: &Path) -> Result<Corpus, RecordError> {
+    load_corpus(models_dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls() {
+        assert_eq!(normalize_base_url("/").unwrap(), "/");
+        assert_eq!(normalize_base_url("/hub").unwrap(), "/hub/");
+        assert_eq!(normalize_base_url("https://hub.example").unwrap(), "https://hub.example/");
+        assert_eq!(url_path("https://hub.example/"), "/");
+        assert_eq!(url_path("https://hub.example/models/"), "/models/");
+        assert_eq!(url_path("/hub/"), "/hub/");
+        for bad in ["hub", "/a b", "/\"x", "https://x/?q=1", "javascript:alert(1)"] {
+            assert!(normalize_base_url(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! The modelpages build: turns a folder of model records into a static site.
+//!
+//! [`build_site`] runs the stages in order: [`corpus`] loads and validates the
+//! records, the render crate turns each into HTML, and [`output`] writes the
+//! pages into a staging folder that replaces the old site in one step.
+
+pub mod assets;
+mod build;
+pub mod corpus;
+pub mod output;
+mod sitemap;
+
+pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
+pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};

@@ -1,0 +1,143 @@
+//! Writing the site so that readers only ever see a complete one.
+//!
+//! A build writes into a staging folder beside the output (same file system),
+//! then swaps it in with one rename. A lock file beside the output keeps two
+//! builds from writing the same site. A build that fails or is killed leaves
+//! only its staging folder behind, which the next build removes.
+
+use std::fs::{self, File, TryLockError};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// A problem writing the output; every variant names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{}: another build is writing this site (lock file {}); wait for it to finish", out.display(), lock.display())]
+    Busy { out: PathBuf, lock: PathBuf },
+    #[error("{}: exists and is not a folder; choose another output folder", path.display())]
+    NotAFolder { path: PathBuf },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
+    move |source| OutputError::Io { path: path.to_owned(), source }
+}
+
+/// Exclusive right to write one output folder, for as long as it is held.
+#[derive(Debug)]
+pub struct OutputLock {
+    _file: File,
+}
+
+/// A sibling of `out` named `.{out name}{suffix}`.
+fn sibling(out: &Path, suffix: &str) -> PathBuf {
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
+    out.with_file_name(format!(".{name}{suffix}"))
+}
+
+/// Takes the lock on `out`, or says which build holds it. The lock is released
+/// when the value is dropped, or by the OS if the process dies.
+pub fn lock_output(out: &Path) -> Result<OutputLock, OutputError> {
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(io_error(parent))?;
+    }
+    let lock = sibling(out, ".lock");
+    let file = File::options().create(true).truncate(false).write(true).open(&lock).map_err(io_error(&lock))?;
+    match file.try_lock() {
+        Ok(()) => Ok(OutputLock { _file: file }),
+        Err(TryLockError::WouldBlock) => Err(OutputError::Busy { out: out.to_owned(), lock }),
+        Err(TryLockError::Error(source)) => Err(OutputError::Io { path: lock, source }),
+    }
+}
+
+/// The folder a build writes into before it becomes the output.
+#[derive(Debug)]
+pub struct Staging {
+    dir: PathBuf,
+    out: PathBuf,
+    committed: bool,
+}
+
+impl Staging {
+    /// Creates a fresh staging folder for `out`, first removing what earlier
+    /// killed builds left. Needs the lock, which proves nobody else is using them.
+    pub fn create(out: &Path, _lock: &OutputLock) -> Result<Staging, OutputError> {
+        if fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
+            return Err(OutputError::NotAFolder { path: out.to_owned() });
+        }
+        let prefix = sibling(out, ".tmp-");
+        let parent = prefix.parent().expect("a sibling has a parent").to_owned();
+        let stale_prefix = prefix.file_name().expect("named").to_string_lossy().into_owned();
+        let listing = fs::read_dir(if parent.as_os_str().is_empty() { Path::new(".") } else { &parent })
+            .map_err(io_error(&parent))?;
+        for entry in listing.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&stale_prefix) {
+                fs::remove_dir_all(entry.path()).map_err(io_error(&entry.path()))?;
+            }
+        }
+        let dir = sibling(out, &format!(".tmp-{}", std::process::id()));
+        fs::create_dir(&dir).map_err(io_error(&dir))?;
+        Ok(Staging { dir, out: out.to_owned(), committed: false })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes `bytes` to `rel` inside the staging folder, creating folders.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        let path = self.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(io_error(parent))?;
+        }
+        fs::write(&path, bytes).map_err(io_error(&path))
+    }
+
+    /// Makes the staged site the output in one step, then removes the old site.
+    pub fn commit(mut self) -> Result<(), OutputError> {
+        if self.out.exists() {
+            swap(&self.dir, &self.out).map_err(io_error(&self.out))?;
+            // `self.dir` now holds the previous site; Drop removes it.
+        } else {
+            fs::rename(&self.dir, &self.out).map_err(io_error(&self.out))?;
+            self.committed = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Exchanges two folders atomically where the OS can; otherwise moves the old
+/// one aside first, which leaves a moment with no output but never a mix.
+fn swap(staged: &Path, out: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let a = CString::new(staged.as_os_str().as_bytes())?;
+        let b = CString::new(out.as_os_str().as_bytes())?;
+        // SAFETY: both are valid NUL-terminated paths; renameat2 reads them only.
+        let rc = unsafe {
+            libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE)
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if !matches!(err.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS)) {
+            return Err(err);
+        }
+    }
+    let aside = sibling(out, &format!(".tmp-{}-old", std::process::id()));
+    fs::rename(out, &aside)?;
+    fs::rename(staged, out)?;
+    fs::rename(&aside, staged)
+}
