@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use minijinja::Environment;
+use minijinja::{AutoEscape, Environment, ErrorKind};
 use serde::Serialize;
 
 /// Templates every site must provide.
@@ -32,6 +32,15 @@ impl Templates {
         let mut env = Environment::new();
         env.set_loader(minijinja::path_loader(dir));
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        // minijinja's own escaping also turns `/` into `&#x2f;`, which is valid
+        // but makes every URL and model id in the markup unreadable.
+        env.set_formatter(|out, state, value| match value.as_str() {
+            Some(text) if state.auto_escape() == AutoEscape::Html && !value.is_safe() => out
+                .write_str(&crate::escape_html(text))
+                .map_err(|e| minijinja::Error::new(ErrorKind::WriteFailure, e.to_string())),
+            _ => minijinja::escape_formatter(out, state, value),
+        });
+        env.add_filter("thousands", thousands);
         for name in REQUIRED_TEMPLATES {
             env.get_template(name).map_err(|source| template_error(name, source))?;
         }
@@ -45,6 +54,30 @@ impl Templates {
     }
 }
 
+/// `5834127` as `5,834,127`: counts on a hub are large and read at a glance.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn template_error(name: &str, source: minijinja::Error) -> TemplateError {
     TemplateError::Template { name: name.to_owned(), source }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands_groups_digits() {
+        let cases = [(0, "0"), (999, "999"), (1000, "1,000"), (5834127, "5,834,127"), (100000, "100,000")];
+        for (n, want) in cases {
+            assert_eq!(super::thousands(n), want);
+        }
+    }
 }

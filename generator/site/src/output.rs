@@ -141,3 +141,53 @@ fn swap(staged: &Path, out: &Path) -> io::Result<()> {
     fs::rename(staged, out)?;
     fs::rename(&aside, staged)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_writer_is_refused_until_the_first_lets_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        let first = lock_output(&out).unwrap();
+        let err = lock_output(&out).unwrap_err();
+        assert!(matches!(err, OutputError::Busy { .. }));
+        assert!(err.to_string().contains("another build is writing this site"), "{err}");
+        drop(first);
+        assert!(lock_output(&out).is_ok());
+    }
+
+    #[test]
+    fn staging_is_swapped_in_and_stale_folders_are_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("old.html"), "old").unwrap();
+        fs::create_dir_all(dir.path().join(".dist.tmp-999999")).unwrap();
+        let lock = lock_output(&out).unwrap();
+        let staging = Staging::create(&out, &lock).unwrap();
+        assert!(!dir.path().join(".dist.tmp-999999").exists(), "stale staging removed");
+        staging.write("a/b/index.html", b"new").unwrap();
+        staging.commit().unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/index.html")).unwrap(), "new");
+        assert!(!out.join("old.html").exists());
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "only dist and its lock file remain: {names:?}");
+    }
+
+    #[test]
+    fn dropped_staging_is_removed_and_output_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("keep.html"), "keep").unwrap();
+        let lock = lock_output(&out).unwrap();
+        let staging = Staging::create(&out, &lock).unwrap();
+        let staged = staging.path().to_owned();
+        staging.write("x.html", b"x").unwrap();
+        drop(staging);
+        assert!(!staged.exists());
+        assert_eq!(fs::read_to_string(out.join("keep.html")).unwrap(), "keep");
+    }
+}

@@ -1,0 +1,222 @@
+//! End-to-end: the `modelpages` binary on the default corpus and on fixtures.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::*;
+
+fn model_dirs(models: &Path) -> Vec<String> {
+    let mut ids = Vec::new();
+    for ns in fs::read_dir(models).unwrap() {
+        let ns = ns.unwrap();
+        if !ns.file_type().unwrap().is_dir() {
+            continue;
+        }
+        for model in fs::read_dir(ns.path()).unwrap() {
+            let model = model.unwrap();
+            if model.path().join("model.json").is_file() {
+                ids.push(format!("{}/{}", ns.file_name().to_string_lossy(), model.file_name().to_string_lossy()));
+            }
+        }
+    }
+    ids.sort();
+    ids
+}
+
+#[test]
+fn default_corpus_builds_every_page() {
+    let root = repo_root();
+    let models = root.join("models");
+    let ids = model_dirs(&models);
+    assert!(ids.len() >= 40, "the default corpus has at least 40 models, found {}", ids.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    let run = build(&models, &out, &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("built {} models, 0 failed in", ids.len())), "{}", run.stderr);
+
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    for id in &ids {
+        let page = fs::read_to_string(out.join(id).join("index.html")).unwrap();
+        let (ns, name) = id.split_once('/').unwrap();
+        assert!(page.contains(&format!("<span class=\"model-name\">{name}</span>")), "{id}");
+        assert!(page.contains(&format!("data-copy-text=\"{ns}/{name}\"")), "{id}");
+        assert!(index.contains(&format!("href=\"/{id}/\"")), "index links {id}");
+        assert!(sitemap.contains(&format!("<loc>/{id}/</loc>")), "sitemap lists {id}");
+    }
+    assert!(fs::read_to_string(out.join("404.html")).unwrap().contains("Page not found"));
+    assert!(fs::read_to_string(out.join("robots.txt")).unwrap().contains("Sitemap: /sitemap.xml"));
+
+    // Assets have content-hashed names and every page links the stylesheet that exists.
+    let assets: Vec<String> =
+        fs::read_dir(out.join("assets")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let css = assets.iter().find(|a| a.starts_with("style.") && a.ends_with(".css")).expect("stylesheet");
+    let hash = css.trim_start_matches("style.").trim_end_matches(".css");
+    assert_eq!(hash.len(), 12, "{css}");
+    assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{css}");
+    assert!(index.contains(&format!("href=\"/assets/{css}\"")));
+}
+
+#[test]
+fn base_url_shapes_links_and_sitemap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 3, "hello");
+    let out = tmp.path().join("dist");
+    let run: Run = modelpages()
+        .args(["build", "--base-url", "https://hub.example/models"])
+        .arg("--models").arg(&models).arg("--out").arg(&out).arg("--site-src").arg(site_src())
+        .output().unwrap().into();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    assert!(sitemap.contains("<loc>https://hub.example/models/ns1/model-1/</loc>"), "{sitemap}");
+    assert!(fs::read_to_string(out.join("robots.txt")).unwrap().contains("Sitemap: https://hub.example/models/sitemap.xml"));
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("href=\"/models/ns1/model-1/\""), "{index}");
+    assert!(index.contains("href=\"/models/assets/style."), "{index}");
+}
+
+#[test]
+fn bad_records_are_reported_and_the_good_ones_still_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    write(&models, "good/one/model.json", r#"{"id": "good/one"}"#);
+    write(&models, "bad/syntax/model.json", "{\n  \"id\": \"bad/syntax\",\n  \"tags\": [\"a\" \"b\"]\n}\n");
+    write(&models, "bad/wrong-id/model.json", r#"{"id": "bad/other"}"#);
+    write(&models, "bad/no-record/README.md", "# card only");
+    write(&models, "assets/clash/model.json", r#"{"id": "assets/clash"}"#);
+    write(&models, "good/One/model.json", r#"{"id": "good/One"}"#);
+    let out = tmp.path().join("dist");
+    let run = build(&models, &out, &site_src());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let m = models.display();
+    for line in [
+        format!("error: {m}/bad/syntax/model.json:3:16: expected `,` or `]`"),
+        format!("error: {m}/bad/wrong-id/model.json: id \"bad/other\" does not match its folder \"bad/wrong-id\""),
+        format!("error: {m}/bad/no-record: no model.json in this model folder"),
+        format!("error: {m}/assets/clash/model.json: namespace \"assets\" is reserved for the site's own pages"),
+        format!("error: {m}/good/one/model.json: id \"good/one\" differs from \"good/One\" only by case; their pages would collide"),
+    ] {
+        assert!(run.stderr.lines().any(|l| l == line), "missing line {line:?} in:\n{}", run.stderr);
+    }
+    assert!(run.stderr.lines().any(|l| l.starts_with("built 1 models, 5 failed in ")), "{}", run.stderr);
+    assert!(out.join("good/One/index.html").is_file());
+    assert!(!out.join("bad").exists() && !out.join("assets/clash").exists());
+
+    let check: Run = modelpages().arg("check").arg("--models").arg(&models).output().unwrap().into();
+    assert_eq!(check.code, 1);
+    assert!(check.stderr.contains("checked 6 models, 5 failed"), "{}", check.stderr);
+    assert!(check.stderr.contains("bad/syntax/model.json:3:16:"), "{}", check.stderr);
+}
+
+#[test]
+fn check_passes_on_a_clean_corpus_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    synthetic_corpus(tmp.path(), 4, "x");
+    let before = snapshot(tmp.path());
+    let run: Run = modelpages().arg("check").arg("--models").arg(tmp.path()).output().unwrap().into();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("checked 4 models, 0 failed"), "{}", run.stderr);
+    assert_eq!(snapshot(tmp.path()), before);
+}
+
+#[test]
+fn rebuilds_are_byte_identical() {
+    let models = repo_root().join("models");
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    assert_eq!(build(&models, &a, &site_src()).code, 0);
+    assert_eq!(build(&models, &b, &site_src()).code, 0);
+    let first = snapshot(&a);
+    assert!(first.len() > 40);
+    assert_eq!(first, snapshot(&b));
+    // Rebuilding over an existing output gives the same bytes too.
+    assert_eq!(build(&models, &a, &site_src()).code, 0);
+    assert_eq!(first, snapshot(&a));
+}
+
+#[test]
+fn hostile_cards_are_sanitised() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    write(&models, "evil/card/model.json", r#"{"id": "evil/card", "tags": ["<script>alert(1)</script>"]}"#);
+    write(&models, "evil/card/README.md",
+        "---\nlicense: \"<b onmouseover=alert(2)>mit</b>\"\n---\n<script>alert(3)</script>\n\n\
+         <img src=x onerror=\"alert(4)\">\n\n[x](javascript:alert(5))\n\n<a href=\"javascript:alert(6)\">y</a>\n");
+    let out = tmp.path().join("dist");
+    let run = build(&models, &out, &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = fs::read_to_string(out.join("evil/card/index.html")).unwrap();
+    for bad in ["<script>alert", "onerror", "javascript:", "<b onmouseover"] {
+        assert!(!page.contains(bad), "{bad} in page:\n{page}");
+    }
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "tags are escaped text");
+    assert!(page.contains("Content-Security-Policy"), "pages carry a CSP");
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 5, "first");
+    let out = tmp.path().join("dist");
+    assert_eq!(build(&models, &out, &site_src()).code, 0);
+    let before = snapshot(&out);
+
+    // A template that fails while rendering pages: the build must stop without swapping.
+    let broken = tmp.path().join("site-src");
+    copy_tree(&site_src().join("templates"), &broken.join("templates"));
+    copy_tree(&site_src().join("static"), &broken.join("static"));
+    fs::write(broken.join("templates/model.html"), "{% extends \"base.html\" %}{% block content %}{{ model.no_such_field.x }}{% endblock %}").unwrap();
+    write(&models, "ns9/new/model.json", r#"{"id": "ns9/new"}"#);
+    let run = build(&models, &out, &broken);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("template model.html"), "{}", run.stderr);
+    assert!(run.stderr.contains("was left as it was"), "{}", run.stderr);
+    assert_eq!(snapshot(&out), before);
+    assert_no_staging_left(tmp.path());
+
+    // Missing templates fail before anything is written.
+    fs::remove_file(broken.join("templates/404.html")).unwrap();
+    let run = build(&models, &out, &broken);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("template 404.html"), "{}", run.stderr);
+    assert_eq!(snapshot(&out), before);
+}
+
+#[test]
+fn output_that_is_a_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 1, "x");
+    let out = tmp.path().join("dist");
+    fs::write(&out, "precious").unwrap();
+    let run = build(&models, &out, &site_src());
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("exists and is not a folder"), "{}", run.stderr);
+    assert_eq!(fs::read_to_string(&out).unwrap(), "precious");
+}
+
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+pub fn assert_no_staging_left(parent: &Path) {
+    let leftovers: Vec<_> = fs::read_dir(parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "staging folders left: {leftovers:?}");
+}

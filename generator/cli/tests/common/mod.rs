@@ -1,0 +1,76 @@
+//! Helpers shared by the end-to-end tests: run the real binary on real folders.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+pub fn site_src() -> PathBuf {
+    repo_root().join("site-src")
+}
+
+pub fn modelpages() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_modelpages"))
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run { code: out.status.code().unwrap_or(-1), stderr: String::from_utf8_lossy(&out.stderr).into_owned() }
+    }
+}
+
+pub fn build(models: &Path, out: &Path, site_src: &Path) -> Run {
+    modelpages()
+        .arg("build")
+        .arg("--models")
+        .arg(models)
+        .arg("--out")
+        .arg(out)
+        .arg("--site-src")
+        .arg(site_src)
+        .output()
+        .unwrap()
+        .into()
+}
+
+pub fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// Every file under `dir` with the hash of its bytes, by relative path.
+pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            (rel, blake3::hash(&fs::read(e.path()).unwrap()).to_hex().to_string())
+        })
+        .collect()
+}
+
+/// Writes `count` small valid models named `ns<i % 7>/model-<i>` with a card.
+pub fn synthetic_corpus(root: &Path, count: usize, card_marker: &str) {
+    for i in 0..count {
+        let id = format!("ns{}/model-{i}", i % 7);
+        write(root, &format!("{id}/model.json"), &format!(
+            r#"{{"id": "{id}", "pipeline_tag": "text-classification", "library_name": "transformers", "tags": ["t{i}"], "downloads": {i}}}"#
+        ));
+        write(root, &format!("{id}/README.md"), &format!(
+            "---\nlicense: mit\n---\n# {id}\n\n{card_marker}\n\n```python\nprint({i})\n```\n\n| a | b |\n|---|---|\n| {i} | x |\n"
+        ));
+    }
+}
