@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/modelpages
 NODE_STAMP := site-src/node_modules/.package-lock.json
 
-.PHONY: site islands release test test-rust test-js clean
+.PHONY: site islands release checkers test test-rust test-js clean
 
 site: islands release
 	$(BIN) build --models models --out dist
@@ -20,7 +20,11 @@ islands: $(NODE_STAMP)
 
 test: test-js test-rust
 
-test-rust: islands
+# The examples' checkers: python3 with pyflakes, node with ESLint (site-src).
+checkers: $(NODE_STAMP)
+	python3 -m pip install --quiet --disable-pip-version-check -r tests/checkers/requirements.txt
+
+test-rust: islands checkers
 	$(CARGO) test --workspace --locked
 
 test-js: $(NODE_STAMP)

@@ -8,6 +8,8 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use modelpages_site::{build_site, check_models, BuildOptions};
 
+mod snippets;
+
 #[derive(Parser)]
 #[command(name = "modelpages", version, about = "Prerender a browsable model-hub site from a folder of model records")]
 struct Cli {
@@ -19,6 +21,17 @@ struct Cli {
 enum Command {
     /// Build the site from the model records.
     Build(BuildArgs),
+    /// Print the usage examples of one model as JSON.
+    Snippets {
+        /// A model folder or its model.json.
+        path: PathBuf,
+        /// Read snippet templates from this folder instead of the built-in
+        /// ones (for editing templates without rebuilding).
+        #[arg(long)]
+        templates: Option<PathBuf>,
+    },
+    /// Print the library catalogue as a JSON array.
+    Libraries,
     /// Load and validate every record without writing anything.
     Check {
         /// Folder of model records (`<namespace>/<name>/model.json`).
@@ -56,6 +69,15 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build(args),
+        Command::Snippets { path, templates } => {
+            let engine = snippets::engine(templates.as_deref())?;
+            print_json(&snippets::model_snippets_json(&engine, &path)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Libraries => {
+            print_json(&snippets::catalogue_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Check { models } => {
             let corpus = check_models(&models).context("cannot read the models folder")?;
             report_errors(corpus.errors.iter());
@@ -63,6 +85,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(exit_code(corpus.errors.is_empty()))
         }
     }
+}
+
+fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, value)?;
+    writeln!(stdout)?;
+    Ok(())
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {

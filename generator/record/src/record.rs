@@ -1,6 +1,6 @@
 //! The model record: `model.json`, in the shape the Hub API returns.
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 /// One model as described by its `model.json`.
@@ -42,7 +42,7 @@ pub struct ModelRecord {
 }
 
 /// How the transformers library loads the model.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct TransformersInfo {
     #[serde(default)]
     pub auto_model: Option<String>,
@@ -55,7 +55,7 @@ pub struct TransformersInfo {
 }
 
 /// One example input of the model's widget on the Hub.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct WidgetExample {
     #[serde(default)]
     pub text: Option<String>,
@@ -68,7 +68,7 @@ pub struct WidgetExample {
 }
 
 /// A file in the model repository.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct Sibling {
     pub rfilename: String,
     #[serde(default)]

@@ -53,13 +53,40 @@ pub fn model_url(site: &SiteInfo, model: &LoadedModel) -> String {
     format!("{}{}/", site.base_path, model.id)
 }
 
+/// A library as pages link to it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LibraryLink {
+    pub key: String,
+    pub label: String,
+    /// This site's page for the library.
+    pub page_url: String,
+    pub repo_url: String,
+    pub docs_url: Option<String>,
+}
+
+/// A usage example before highlighting; `language` is `python`, `js` or `sh`.
+#[derive(Clone, Debug)]
+pub struct CodeExample {
+    pub language: &'static str,
+    pub text: String,
+}
+
+/// Everything a model page shows, gathered by the earlier stages.
+pub struct ModelPage<'a> {
+    pub model: &'a LoadedModel,
+    pub library: Option<LibraryLink>,
+    pub examples: Vec<CodeExample>,
+}
+
 #[derive(Serialize)]
 struct ModelView<'a> {
     id: &'a str,
     namespace: &'a str,
     name: &'a str,
     task: Option<&'a str>,
-    library: Option<&'a str>,
+    /// The record's `library_name`, shown even when the catalogue does not know it.
+    library_name: Option<&'a str>,
+    library: Option<&'a LibraryLink>,
     tags: &'a [String],
     downloads: Option<u64>,
     likes: Option<u64>,
@@ -67,6 +94,18 @@ struct ModelView<'a> {
     meta: Option<&'a CardMetaView>,
     /// Sanitised card HTML, marked safe so the template does not escape it again.
     card_html: Option<Value>,
+    examples: Vec<ExampleView<'a>>,
+}
+
+#[derive(Serialize)]
+struct ExampleView<'a> {
+    language: &'a str,
+    /// Shown above the code, e.g. "Python".
+    label: &'static str,
+    /// The plain text, for the copy button.
+    text: &'a str,
+    /// Highlighted HTML (our own output, safe).
+    html: Value,
 }
 
 #[derive(Serialize)]
@@ -90,13 +129,23 @@ impl From<&CardMeta> for CardMetaView {
     }
 }
 
+fn language_label(language: &str) -> &'static str {
+    match language {
+        "python" => "Python",
+        "js" => "JavaScript",
+        "sh" => "Shell",
+        _ => "Code",
+    }
+}
+
 /// Renders a model's page.
 pub fn render_model_page(
     templates: &Templates,
     highlighter: &Highlighter,
     site: &SiteInfo,
-    model: &LoadedModel,
+    page: &ModelPage<'_>,
 ) -> Result<String, TemplateError> {
+    let model = page.model;
     let record = &model.record;
     let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(CardMetaView::from);
     let card_html = model
@@ -104,20 +153,60 @@ pub fn render_model_page(
         .as_ref()
         .filter(|card| !card.body.trim().is_empty())
         .map(|card| Value::from_safe_string(render_card(&card.body, highlighter)));
+    let examples = page
+        .examples
+        .iter()
+        .map(|example| ExampleView {
+            language: example.language,
+            label: language_label(example.language),
+            text: &example.text,
+            html: Value::from_safe_string(highlighter.highlight(&example.text, example.language)),
+        })
+        .collect();
     let view = ModelView {
         id: model.id.as_str(),
         namespace: model.id.namespace(),
         name: model.id.name(),
         task: record.task(),
-        library: record.library(),
+        library_name: record.library(),
+        library: page.library.as_ref(),
         tags: &record.tags,
         downloads: record.downloads,
         likes: record.likes,
         last_modified: record.last_modified.as_deref(),
         meta: meta.as_ref(),
         card_html,
+        examples,
     };
     templates.render("model.html", minijinja::context! { site, model => view, page_title => model.id.as_str() })
+}
+
+/// One row of the library listing.
+#[derive(Clone, Debug, Serialize)]
+pub struct LibraryListing {
+    pub library: LibraryLink,
+    pub has_snippets: bool,
+    /// Models of this library in the corpus.
+    pub model_count: usize,
+}
+
+/// Renders `libraries/index.html`: every library in the catalogue.
+pub fn render_libraries_page(
+    templates: &Templates,
+    site: &SiteInfo,
+    libraries: &[LibraryListing],
+) -> Result<String, TemplateError> {
+    templates.render("libraries.html", minijinja::context! { site, libraries, page_title => "Libraries" })
+}
+
+/// Renders `libraries/<key>/index.html`: one library and its models.
+pub fn render_library_page(
+    templates: &Templates,
+    site: &SiteInfo,
+    library: &LibraryLink,
+    models: &[&ModelSummary],
+) -> Result<String, TemplateError> {
+    templates.render("library.html", minijinja::context! { site, library, models, page_title => &library.label })
 }
 
 /// Renders the home page listing every model.

@@ -7,7 +7,8 @@ use minijinja::{AutoEscape, Environment, ErrorKind};
 use serde::Serialize;
 
 /// Templates every site must provide.
-pub const REQUIRED_TEMPLATES: &[&str] = &["base.html", "model.html", "index.html", "404.html"];
+pub const REQUIRED_TEMPLATES: &[&str] =
+    &["base.html", "model.html", "index.html", "404.html", "libraries.html", "library.html"];
 
 /// A template that is missing, does not compile or fails to render.
 #[derive(Debug, thiserror::Error)]

@@ -6,13 +6,15 @@ use std::time::Instant;
 
 use modelpages_record::{LoadedModel, RecordError};
 use modelpages_render::{
-    render_index_page, render_model_page, render_not_found_page, Highlighter, ModelSummary, SiteInfo,
-    TemplateError, Templates,
+    render_index_page, render_model_page, render_not_found_page, CodeExample, Highlighter, ModelPage,
+    ModelSummary, SiteInfo, TemplateError, Templates,
 };
+use modelpages_snippets::{Catalogue, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
 use crate::corpus::{load_corpus, Corpus};
+use crate::libraries::{library_link, write_library_pages};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::sitemap::{robots_txt, sitemap_xml};
 
@@ -74,7 +76,8 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     let templates = Templates::load(&options.site_src.join("templates"))?;
     let assets = collect_assets(&options.site_src)?;
     let lock = lock_output(&options.out_dir)?;
-    let Corpus { models, errors } = load_corpus(&options.models_dir).map_err(BuildError::Models)?;
+    let Corpus { models, mut errors } = load_corpus(&options.models_dir).map_err(BuildError::Models)?;
+    let snippets = SnippetEngine::new();
 
     let base_path = url_path(&base_url);
     let site = SiteInfo {
@@ -87,33 +90,66 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     for (path, bytes) in &assets.files {
         staging.write(path, bytes)?;
     }
-    let summaries = write_model_pages(&staging, &templates, &site, &models)?;
-    write_site_pages(&staging, &templates, &site, &base_url, summaries)?;
+    let mut summaries = Vec::with_capacity(models.len());
+    for outcome in write_model_pages(&staging, &templates, &snippets, &site, &models)? {
+        match outcome {
+            Ok(summary) => summaries.push(summary),
+            Err(err) => errors.push(err),
+        }
+    }
+    errors.sort_by(|a, b| a.path().cmp(b.path()));
+    // Listings show the most downloaded first, as visitors expect; the id
+    // breaks ties so the order depends on nothing but the input.
+    summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+    let built = summaries.len();
+    write_library_pages(&staging, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
+    write_site_pages(&staging, &templates, &site, &base_url, snippets.catalogue(), summaries)?;
     staging.commit()?;
     drop(lock);
     Ok(BuildReport {
-        built: models.len(),
+        built,
         errors,
         seconds: started.elapsed().as_secs_f64(),
         has_islands: assets.script.is_some(),
     })
 }
 
-/// Stage 2: one page per model, rendered and written in parallel so that no
-/// more than a page per thread is held in memory.
+/// Stages 2 to 4 for each model: generate its examples, render (and
+/// highlight) its page, write it. Models run in parallel and each page is
+/// written as soon as it is rendered, so memory does not grow with the site.
+///
+/// The outer error stops the build (templates, disk); an inner one fails only
+/// that model, e.g. a record whose values no example template can use.
 fn write_model_pages(
     staging: &Staging,
     templates: &Templates,
+    snippets: &SnippetEngine,
     site: &SiteInfo,
     models: &[LoadedModel],
-) -> Result<Vec<ModelSummary>, BuildError> {
+) -> Result<Vec<Result<ModelSummary, RecordError>>, BuildError> {
     let highlighter = Highlighter::new();
     models
         .par_iter()
         .map(|model| {
-            let html = render_model_page(templates, &highlighter, site, model)?;
+            let usage = match snippets.library_examples(&model.record) {
+                Ok(usage) => usage,
+                Err(err) => {
+                    let path = model.source.record_path();
+                    return Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }));
+                }
+            };
+            let page = ModelPage {
+                model,
+                library: usage.as_ref().map(|u| library_link(u.library, site)),
+                examples: usage
+                    .into_iter()
+                    .flat_map(|u| u.snippets)
+                    .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
+                    .collect(),
+            };
+            let html = render_model_page(templates, &highlighter, site, &page)?;
             staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
-            Ok(ModelSummary::of(model, site))
+            Ok(Ok(ModelSummary::of(model, site)))
         })
         .collect()
 }
@@ -124,15 +160,18 @@ fn write_site_pages(
     templates: &Templates,
     site: &SiteInfo,
     base_url: &str,
-    mut summaries: Vec<ModelSummary>,
+    catalogue: &Catalogue,
+    summaries: Vec<ModelSummary>,
 ) -> Result<(), BuildError> {
-    let sitemap = sitemap_xml(base_url, summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
+    let library_paths: Vec<String> =
+        catalogue.libraries().iter().map(|l| format!("libraries/{}/", l.key)).collect();
+    let pages = std::iter::once("libraries/")
+        .chain(library_paths.iter().map(String::as_str))
+        .chain(summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
+    let sitemap = sitemap_xml(base_url, pages);
     staging.write("sitemap.xml", sitemap.as_bytes())?;
     staging.write("robots.txt", robots_txt(base_url).as_bytes())?;
     staging.write("404.html", render_not_found_page(templates, site)?.as_bytes())?;
-    // Most downloaded first, as visitors expect; the id breaks ties so the
-    // order never depends on anything but the input.
-    summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     staging.write("index.html", render_index_page(templates, site, &summaries)?.as_bytes())?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 pub mod assets;
 mod build;
 pub mod corpus;
+mod libraries;
 pub mod output;
 mod sitemap;
 

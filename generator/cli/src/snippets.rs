@@ -1,0 +1,55 @@
+//! `modelpages snippets` and `modelpages libraries`: the snippet engine's
+//! output as JSON, for editors, scripts and tests.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use modelpages_record::{parse_record, ModelId, RECORD_FILE};
+use modelpages_snippets::SnippetEngine;
+use serde_json::{json, Value};
+
+/// `{"id", "library": {"key", "label", "snippets": [...]} | null, "inference": [...]}`
+pub fn model_snippets_json(engine: &SnippetEngine, path: &Path) -> anyhow::Result<Value> {
+    let file = if path.is_dir() { path.join(RECORD_FILE) } else { path.to_owned() };
+    let bytes = fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+    let record = parse_record(&file, &bytes)?;
+    if let Err(e) = ModelId::parse(&record.id) {
+        bail!("{}: invalid id {:?}: {e}", file.display(), record.id);
+    }
+    let library = engine.library_examples(&record)?.map(|examples| {
+        json!({
+            "key": examples.library.key,
+            "label": examples.library.pretty_label,
+            "snippets": examples.snippets,
+        })
+    });
+    Ok(json!({ "id": record.id, "library": library, "inference": [] }))
+}
+
+/// The built-in engine, or one with the templates under `dir`.
+pub fn engine(dir: Option<&Path>) -> anyhow::Result<SnippetEngine> {
+    let Some(dir) = dir else { return Ok(SnippetEngine::new()) };
+    let mut templates = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let name = entry.path().strip_prefix(dir)?.to_string_lossy().replace('\\', "/");
+            let source = fs::read_to_string(entry.path())
+                .with_context(|| format!("cannot read {}", entry.path().display()))?;
+            templates.push((name, source));
+        }
+    }
+    Ok(SnippetEngine::with_templates(templates)?)
+}
+
+/// The catalogue, one object per library, with `has_snippets`.
+pub fn catalogue_json() -> Value {
+    let engine = SnippetEngine::new();
+    let libraries = engine.catalogue().libraries().iter().map(|library| {
+        let mut entry = serde_json::to_value(library).expect("a library serialises");
+        entry["has_snippets"] = Value::Bool(engine.has_snippets(&library.key));
+        entry
+    });
+    Value::Array(libraries.collect())
+}

@@ -1,0 +1,14 @@
+//! Usage examples for model records.
+//!
+//! Pure by design: [`SnippetEngine`] takes a [`ModelRecord`] and returns
+//! [`Snippet`]s, with templates and the catalogue compiled into the binary.
+//! That keeps it fast, easy to test and usable outside the site build.
+//!
+//! [`ModelRecord`]: modelpages_record::ModelRecord
+
+mod catalogue;
+mod engine;
+pub mod escape;
+
+pub use catalogue::{Catalogue, Library};
+pub use engine::{Language, LibraryExamples, Snippet, SnippetEngine, SnippetError};
