@@ -51,7 +51,9 @@ class Collect(pyflakes_reporter.Reporter):
 
 def layout_problems(text):
     problems = []
-    for n, line in enumerate(text.splitlines(), 1):
+    # Split on newlines only: str.splitlines() also splits on U+2028 and other
+    # separators that may sit inside a string literal.
+    for n, line in enumerate(text.split("\n"), 1):
         if "\t" in line:
             problems.append(f"{n}: tab character")
         indent = len(line) - len(line.lstrip(" "))

@@ -54,19 +54,26 @@ pub struct LibraryExamples<'a> {
     pub snippets: Vec<Snippet>,
 }
 
-/// A template that failed to render: a bug in the template, never the record's fault.
+/// A template that is missing or failed to render: a bug in the templates,
+/// never the record's fault.
 #[derive(Debug, thiserror::Error)]
-#[error("snippet template {name}: {source:#}")]
-pub struct SnippetError {
-    pub name: String,
-    #[source]
-    pub source: minijinja::Error,
+pub enum SnippetError {
+    #[error("snippet template {name}: {source:#}")]
+    Render {
+        name: String,
+        #[source]
+        source: minijinja::Error,
+    },
+    #[error("no inference template for language {language}, client {client}, template {template}")]
+    TemplateNotFound { language: &'static str, client: String, template: String },
 }
 
 /// Compiled templates and the catalogue. Build one per process and share it.
 pub struct SnippetEngine {
     env: Environment<'static>,
     catalogue: Catalogue,
+    task_specs: Vec<crate::inference::TaskSpec>,
+    providers: Vec<crate::inference::ProviderInfo>,
     /// Library key to its templates, in file-name order.
     library_templates: BTreeMap<String, Vec<(String, Language)>>,
 }
@@ -92,7 +99,7 @@ impl SnippetEngine {
     ) -> Result<SnippetEngine, SnippetError> {
         let mut env = base_environment();
         for (name, source) in templates {
-            env.add_template_owned(name.clone(), source).map_err(|source| SnippetError { name, source })?;
+            env.add_template_owned(name.clone(), source).map_err(|source| SnippetError::Render { name, source })?;
         }
         Ok(SnippetEngine::with_environment(env))
     }
@@ -113,11 +120,45 @@ impl SnippetEngine {
         for templates in library_templates.values_mut() {
             templates.sort();
         }
-        SnippetEngine { env, catalogue: Catalogue::builtin(), library_templates }
+        SnippetEngine {
+            env,
+            catalogue: Catalogue::builtin(),
+            task_specs: crate::inference::task_specs(),
+            providers: crate::inference::known_providers(),
+            library_templates,
+        }
     }
 
     pub fn catalogue(&self) -> &Catalogue {
         &self.catalogue
+    }
+
+    pub(crate) fn task_specs(&self) -> &[crate::inference::TaskSpec] {
+        &self.task_specs
+    }
+
+    pub(crate) fn providers(&self) -> &[crate::inference::ProviderInfo] {
+        &self.providers
+    }
+
+    /// Renders `inference/<language>/<client>/<template>`; a missing template
+    /// is an error naming all three.
+    pub(crate) fn render_inference(
+        &self,
+        language: Language,
+        client: &str,
+        template: &str,
+        context: &impl Serialize,
+    ) -> Result<String, SnippetError> {
+        let name = format!("inference/{}/{client}/{template}.jinja", language.as_str());
+        if self.env.get_template(&name).is_err() {
+            return Err(SnippetError::TemplateNotFound {
+                language: language.as_str(),
+                client: client.to_owned(),
+                template: template.to_owned(),
+            });
+        }
+        self.render(&name, &TemplateValue::from_serialize(context))
     }
 
     /// Whether `key` has usage-example templates.
@@ -151,7 +192,7 @@ impl SnippetEngine {
     }
 
     fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
-        let error = |source| SnippetError { name: name.to_owned(), source };
+        let error = |source| SnippetError::Render { name: name.to_owned(), source };
         let template = self.env.get_template(name).map_err(error)?;
         let text = template.render(context).map_err(error)?;
         Ok(tidy(&text))
@@ -163,6 +204,9 @@ fn base_environment() -> Environment<'static> {
     // Whitespace control is applied when a template compiles, so set it first.
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
+    // Included pieces end with a newline like any file; keep it so the next
+    // line of the including template starts on a line of its own.
+    env.set_keep_trailing_newline(true);
     env
 }
 
@@ -248,6 +292,26 @@ fn register_filters(env: &mut Environment<'static>) {
     env.add_filter("pyval", |v: TemplateValue| {
         let json: Value = serde_json::to_value(&v).unwrap_or(Value::Null);
         py_value(&json)
+    });
+    // `body | format_body("python", 1)`: one JSON value as json, python,
+    // python_kwargs, js or curl, indented for the line it starts on.
+    env.add_filter("format_body", |v: TemplateValue, format: String, level: Option<usize>| {
+        let json: Value = serde_json::to_value(&v).unwrap_or(Value::Null);
+        let format = crate::inference::BodyFormat::parse(&format)
+            .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))?;
+        crate::inference::format_body(&json, format, level.unwrap_or(0))
+            .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
+    });
+    // `a | merge_dict(b)`: a new mapping with b's entries after a's.
+    env.add_filter("merge_dict", |a: TemplateValue, b: TemplateValue| {
+        let mut merged: serde_json::Map<String, Value> = match serde_json::to_value(&a) {
+            Ok(Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        if let Ok(Value::Object(extra)) = serde_json::to_value(&b) {
+            merged.extend(extra);
+        }
+        TemplateValue::from_serialize(Value::Object(merged))
     });
     // `tags | digits_after("yolov")`: "8" for a tag "yolov8", none without one.
     env.add_filter("digits_after", |list: TemplateValue, prefix: String| {

@@ -9,6 +9,8 @@
 mod catalogue;
 mod engine;
 pub mod escape;
+pub mod inference;
 
 pub use catalogue::{Catalogue, Library};
 pub use engine::{Language, LibraryExamples, Snippet, SnippetEngine, SnippetError};
+pub use inference::{InferenceExamples, InferenceOptions, InferenceSettings, InferenceSnippet};

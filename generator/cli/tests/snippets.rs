@@ -1,0 +1,202 @@
+//! Usage examples, end to end: every example the corpus produces passes its
+//! language's real checker, hostile record values stay data, and the
+//! catalogue and library pages are complete.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+use serde_json::{json, Value};
+
+/// Quotes, backslashes, newlines, triple quotes, template and command
+/// substitution, a script end tag and a line separator.
+const HOSTILE: &str = "MPHOSTILE\"'\\\n\"\"\"${x}`$(y)</script>\u{2028} # end";
+
+fn checker() -> Command {
+    let mut cmd = Command::new("python3");
+    cmd.arg(repo_root().join("tests/checkers/check_snippets.py"));
+    cmd
+}
+
+/// Runs the checker over model folders; returns how many examples passed.
+fn check_models(dirs: &[PathBuf], literal: Option<&str>) -> usize {
+    let mut cmd = checker();
+    cmd.arg("--bin").arg(env!("CARGO_BIN_EXE_modelpages"));
+    if let Some(literal) = literal {
+        cmd.arg("--literal").arg(literal);
+    }
+    let out = cmd.args(dirs).output().expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(out.status.success(), "checker failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let (passed, failed) = last.split_once(" passed, ").expect("closing line");
+    assert_eq!(failed, "0 failed");
+    passed.parse().unwrap()
+}
+
+fn corpus_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for ns in fs::read_dir(repo_root().join("models")).unwrap() {
+        for model in fs::read_dir(ns.unwrap().path()).unwrap() {
+            let path = model.unwrap().path();
+            if path.join("model.json").is_file() {
+                dirs.push(path);
+            }
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+fn json_of(cmd: &mut Command) -> Value {
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn libraries() -> Vec<Value> {
+    json_of(modelpages().arg("libraries")).as_array().unwrap().clone()
+}
+
+#[test]
+fn every_corpus_example_passes_its_checker() {
+    let dirs = corpus_dirs();
+    let with_examples = dirs
+        .iter()
+        .filter(|d| {
+            let v = json_of(modelpages().arg("snippets").arg(d));
+            v["library"]["snippets"].as_array().is_some_and(|s| !s.is_empty())
+        })
+        .count();
+    let passed = check_models(&dirs, None);
+    assert!(passed >= with_examples, "{passed} examples checked for {with_examples} models with examples");
+}
+
+#[test]
+fn every_library_with_examples_has_a_corpus_model() {
+    let mut used = std::collections::BTreeSet::new();
+    for dir in corpus_dirs() {
+        let record: Value = serde_json::from_slice(&fs::read(dir.join("model.json")).unwrap()).unwrap();
+        if let Some(lib) = record["library_name"].as_str() {
+            used.insert(lib.to_owned());
+        }
+    }
+    let missing: Vec<String> = libraries()
+        .iter()
+        .filter(|l| l["has_snippets"] == json!(true))
+        .map(|l| l["key"].as_str().unwrap().to_owned())
+        .filter(|k| !used.contains(k))
+        .collect();
+    assert!(missing.is_empty(), "libraries with examples but no model in models/: {missing:?}");
+}
+
+/// One hostile record per library with examples and per task it may see.
+fn write_hostile_corpus(root: &Path) -> Vec<PathBuf> {
+    let tasks = [
+        "", "text-generation", "text-classification", "automatic-speech-recognition", "text-to-speech",
+        "text-to-image", "image-classification", "feature-extraction", "sentence-similarity", "token-classification",
+    ];
+    let mut dirs = Vec::new();
+    for library in libraries().iter().filter(|l| l["has_snippets"] == json!(true)) {
+        let key = library["key"].as_str().unwrap();
+        let mut own_tasks: Vec<&str> = library["tasks"].as_array().map(|t| t.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        own_tasks.extend(tasks);
+        own_tasks.dedup();
+        for (i, task) in own_tasks.iter().enumerate() {
+            let id = format!("hostile/{key}-{i}");
+            let mut record = json!({
+                "id": id,
+                "library_name": key,
+                "tags": [HOSTILE, "conversational", "custom_code", "lora", "musicgen", "yolov8"],
+                "widgetData": [{"text": HOSTILE, "source_sentence": HOSTILE, "sentences": [HOSTILE, "two"], "context": HOSTILE}],
+                "cardData": {"base_model": HOSTILE, "instance_prompt": HOSTILE},
+                "transformersInfo": {"auto_model": HOSTILE, "processor": HOSTILE},
+                "config": {
+                    "architectures": [HOSTILE],
+                    "adapter_transformers": {"model_name": HOSTILE},
+                    "keras_hub": {"tasks": [HOSTILE, "CausalLM"]},
+                    "peft": {"base_model_name_or_path": HOSTILE, "task_type": "CAUSAL_LM"},
+                    "sklearn": {"model": {"file": HOSTILE}, "model_format": "skops"},
+                    "speechbrain": {"speechbrain_interface": HOSTILE}
+                }
+            });
+            if !task.is_empty() {
+                record["pipeline_tag"] = json!(task);
+            }
+            let dir = root.join(&id);
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join("model.json"), serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+            dirs.push(dir);
+        }
+    }
+    dirs
+}
+
+#[test]
+fn hostile_record_values_stay_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs = write_hostile_corpus(tmp.path());
+    assert!(dirs.len() > 125 * 5, "{} hostile records", dirs.len());
+    let passed = check_models(&dirs, Some(HOSTILE));
+    assert!(passed >= dirs.len(), "{passed} examples for {} records", dirs.len());
+}
+
+#[test]
+fn libraries_command_prints_the_catalogue() {
+    let libs = libraries();
+    assert_eq!(libs.len(), 257);
+    for lib in &libs {
+        for field in ["key", "prettyLabel", "repoName", "repoUrl", "filter", "has_snippets"] {
+            assert!(lib.get(field).is_some(), "{field} missing in {lib}");
+        }
+    }
+    let with = libs.iter().filter(|l| l["has_snippets"] == json!(true)).count();
+    assert!(with >= 125, "{with} libraries have examples");
+    let diffusers = libs.iter().find(|l| l["key"] == "diffusers").unwrap();
+    assert_eq!(diffusers["prettyLabel"], "Diffusers");
+    assert!(diffusers["docsUrl"].as_str().unwrap().starts_with("https://"));
+}
+
+#[test]
+fn snippets_command_prints_library_and_inference() {
+    let dir = repo_root().join("models/meta-llama/Llama-3.1-8B-Instruct");
+    for path in [dir.clone(), dir.join("model.json")] {
+        let v = json_of(modelpages().arg("snippets").arg(&path));
+        assert_eq!(v["id"], "meta-llama/Llama-3.1-8B-Instruct");
+        assert_eq!(v["library"]["key"], "transformers");
+        assert_eq!(v["library"]["label"], "Transformers");
+        let snippets = v["library"]["snippets"].as_array().unwrap();
+        assert_eq!(snippets[0]["language"], "sh");
+        assert!(snippets.iter().any(|s| s["language"] == "python" && s["content"].as_str().unwrap().contains("from transformers import")));
+        assert!(v["inference"].is_array());
+    }
+    let out = modelpages().arg("snippets").arg("/no/such/model").output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/model"));
+}
+
+#[test]
+fn library_pages_list_libraries_and_their_models() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    let run = build(&repo_root().join("models"), &out, &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let listing = fs::read_to_string(out.join("libraries/index.html")).unwrap();
+    for lib in libraries() {
+        let key = lib["key"].as_str().unwrap();
+        assert!(listing.contains(&format!("href=\"/libraries/{key}/\"")), "{key} listed");
+        assert!(out.join("libraries").join(key).join("index.html").is_file(), "{key} page");
+    }
+    let transformers = fs::read_to_string(out.join("libraries/transformers/index.html")).unwrap();
+    assert!(transformers.contains("href=\"/meta-llama/Llama-3.1-8B-Instruct/\""));
+    assert!(transformers.contains("https://github.com/huggingface/transformers"));
+    let page = fs::read_to_string(out.join("meta-llama/Llama-3.1-8B-Instruct/index.html")).unwrap();
+    assert!(page.contains("href=\"/libraries/transformers/\""), "model page links its library page");
+    assert!(page.contains("href=\"https://github.com/huggingface/transformers\""), "and its repository");
+    assert!(page.contains("Use this model with Transformers"));
+    assert!(page.contains("<span class=\"hl-"), "examples are highlighted");
+    assert!(fs::read_to_string(out.join("sitemap.xml")).unwrap().contains("<loc>/libraries/transformers/</loc>"));
+}

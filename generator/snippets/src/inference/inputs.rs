@@ -1,0 +1,139 @@
+//! Sample inputs for inference examples: the model's own widget data first,
+//! then a default per task (the spec's constants where it names one).
+
+use modelpages_record::ModelRecord;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use super::providers::ProviderMapping;
+use super::{RequestKind, TaskSpec};
+
+/// Spec: the sample image-generation prompt is an astronaut in a jungle.
+pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted colors, detailed, 8k";
+/// Spec: the example candidate labels.
+pub const CANDIDATE_LABELS: [&str; 3] = ["refund", "legal", "faq"];
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SampleInputs {
+    /// The main text (or prompt).
+    pub text: String,
+    pub question: String,
+    pub context: String,
+    pub table: Value,
+    pub candidate_labels: Vec<String>,
+    pub source_sentence: String,
+    pub sentences: Vec<String>,
+    pub tabular: Value,
+    /// Chat messages.
+    pub messages: Value,
+}
+
+impl SampleInputs {
+    pub fn of(record: &ModelRecord, kind: &RequestKind<'_>) -> SampleInputs {
+        let widget_text = record.widget_data.iter().find_map(|w| w.text.clone());
+        let widget_context = record.widget_data.iter().find_map(|w| w.context.clone());
+        let similarity = record.widget_data.iter().find(|w| w.source_sentence.is_some());
+        let task = match kind {
+            RequestKind::Chat => "chat",
+            RequestKind::Task(spec) => spec.task.as_str(),
+        };
+        let default_text = match task {
+            "text-classification" => "I like you. I love you",
+            "token-classification" => "My name is Sarah Jessica Parker but you can call me Jessica",
+            "translation" => "My name is Wolfgang and I live in Berlin",
+            "summarization" => "The tower is 324 metres (1,063 ft) tall, about the same height as an 81-storey building, and the tallest structure in Paris. Its base is square, measuring 125 metres (410 ft) on each side.",
+            "fill-mask" => "The answer to the universe is [MASK].",
+            "text-generation" => "Can you please let us know more details about your ",
+            "text-to-image" => IMAGE_PROMPT,
+            "text-to-video" => "A young man walking on the street",
+            "text-to-speech" => "The answer to the universe is 42",
+            "text-to-audio" => "liquid drum and bass, atmospheric synths, airy sounds",
+            "zero-shot-classification" => "Hi, I recently bought a device from your company but it is not working as advertised and I would like to get reimbursed!",
+            "image-to-image" | "image-text-to-image" => "Turn the cat into a tiger.",
+            "image-to-video" | "image-text-to-video" => "The cat starts to dance",
+            "chat" => "What is the capital of France?",
+            _ => "Today is a sunny day and I will get some ice cream.",
+        };
+        let text = widget_text.clone().unwrap_or_else(|| default_text.to_owned());
+        let messages = if record.task() == Some("image-text-to-text") {
+            json!([{"role": "user", "content": [
+                {"type": "text", "text": widget_text.clone().unwrap_or_else(|| "Describe this image in one sentence.".into())},
+                {"type": "image_url", "image_url": {"url": "https://cdn.britannica.com/61/93061-050-99147DCE/Statue-of-Liberty-Island-New-York-Bay.jpg"}}
+            ]}])
+        } else {
+            json!([{"role": "user", "content": text}])
+        };
+        let (question, context) = match task {
+            "document-question-answering" => (widget_text.clone().unwrap_or_else(|| "What is the invoice number?".into()), String::new()),
+            _ => (
+                widget_text.clone().unwrap_or_else(|| "What is my name?".into()),
+                widget_context.unwrap_or_else(|| "My name is Clara and I live in Berkeley.".into()),
+            ),
+        };
+        SampleInputs {
+            text,
+            question,
+            context,
+            table: json!({
+                "Repository": ["Transformers", "Datasets", "Tokenizers"],
+                "Stars": ["36542", "4512", "3934"],
+                "Contributors": ["651", "77", "34"],
+                "Programming language": ["Python", "Python", "Rust, Python and NodeJS"]
+            }),
+            candidate_labels: match task {
+                "zero-shot-image-classification" => vec!["cat".into(), "dog".into(), "llama".into()],
+                _ => CANDIDATE_LABELS.iter().map(|s| s.to_string()).collect(),
+            },
+            source_sentence: similarity
+                .and_then(|w| w.source_sentence.clone())
+                .unwrap_or_else(|| "That is a happy person".into()),
+            sentences: similarity.map(|w| w.sentences.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| {
+                vec!["That is a happy dog".into(), "That is a very happy person".into(), "Today is a sunny day".into()]
+            }),
+            tabular: json!({
+                "fixed_acidity": ["7.4", "7.8", "10.3"],
+                "volatile_acidity": ["0.7", "0.88", "0.32"],
+                "citric_acid": ["0", "0", "0.45"]
+            }),
+            messages,
+        }
+    }
+}
+
+/// The JSON body of a plain-data request; for requests that carry a file, the
+/// part that is data (the template adds the file).
+pub fn json_body(spec: &TaskSpec, sample: &SampleInputs) -> Value {
+    match spec.input.as_str() {
+        "text" => json!({"inputs": sample.text}),
+        "question_context" => json!({"inputs": {"question": sample.question, "context": sample.context}}),
+        "table_query" => json!({"inputs": {"query": sample.question_for_table(), "table": sample.table}}),
+        "text_labels" => json!({"inputs": sample.text, "parameters": {"candidate_labels": sample.candidate_labels}}),
+        "sentences" => json!({"inputs": {"source_sentence": sample.source_sentence, "sentences": sample.sentences}}),
+        "tabular" => json!({"inputs": {"data": sample.tabular}}),
+        "image_labels" => json!({"parameters": {"candidate_labels": sample.candidate_labels}}),
+        "image_question" => json!({"question": sample.question}),
+        "image_prompt" => json!({"parameters": {"prompt": sample.text}}),
+        _ => Value::Null,
+    }
+}
+
+impl SampleInputs {
+    fn question_for_table(&self) -> &str {
+        "How many stars does the transformers repository have?"
+    }
+}
+
+/// The arguments fal's model takes. Files are added by the template (as a
+/// data URI in `image_url`).
+pub fn fal_arguments(record: &ModelRecord, spec: &TaskSpec, mapping: &ProviderMapping, hub_url: &str) -> Value {
+    let sample = SampleInputs::of(record, &RequestKind::Task(spec));
+    let mut args = Map::new();
+    args.insert("prompt".into(), json!(sample.text));
+    if mapping.adapter.as_deref() == Some("lora") {
+        if let Some(path) = &mapping.adapter_weights_path {
+            let url = format!("{}/{}/resolve/main/{path}", hub_url.trim_end_matches('/'), record.id);
+            args.insert("loras".into(), json!([{"path": url, "scale": 1}]));
+        }
+    }
+    Value::Object(args)
+}

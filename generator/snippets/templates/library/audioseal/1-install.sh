@@ -1,0 +1,1 @@
+pip install -U audioseal torchaudio huggingface_hub

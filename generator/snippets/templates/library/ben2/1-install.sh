@@ -1,0 +1,1 @@
+pip install git+https://github.com/PramaLLC/BEN2.git

@@ -1,0 +1,1 @@
+pip install -U transformers torch torchvision timm kornia einops

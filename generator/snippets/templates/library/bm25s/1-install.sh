@@ -1,0 +1,1 @@
+pip install -U "bm25s[full]" huggingface_hub

@@ -1,0 +1,1 @@
+pip install --no-binary :all: cartesia-pytorch

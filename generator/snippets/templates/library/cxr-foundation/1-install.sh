@@ -1,0 +1,1 @@
+pip install -U tensorflow tensorflow-text huggingface_hub pillow numpy

@@ -1,0 +1,1 @@
+pip install git+https://github.com/apple/ml-depth-pro.git huggingface_hub

@@ -1,0 +1,1 @@
+pip install -U tensorflow huggingface_hub pillow

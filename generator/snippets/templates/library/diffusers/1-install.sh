@@ -1,0 +1,1 @@
+pip install -U diffusers transformers accelerate torch{{ " peft" if "lora" in tags }}

@@ -1,0 +1,1 @@
+pip install -U espnet espnet_model_zoo soundfile

@@ -1,0 +1,1 @@
+pip install fairseq soundfile huggingface_hub

@@ -1,0 +1,4 @@
+import keras
+
+model = keras.saving.load_model({{ ("hf://" ~ id) | py }})
+model.summary()

@@ -1,0 +1,1 @@
+pip install -U litert-lm-api huggingface_hub

@@ -1,0 +1,1 @@
+pip install -U llama-cpp-python huggingface_hub

@@ -1,0 +1,1 @@
+pip install -U torch torchaudio librosa vocos encodec safetensors regex soundfile

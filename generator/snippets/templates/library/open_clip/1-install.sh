@@ -1,0 +1,1 @@
+pip install -U open_clip_torch

@@ -1,0 +1,3 @@
+git clone https://github.com/facebookresearch/perception_models.git
+cd perception_models
+pip install -e .

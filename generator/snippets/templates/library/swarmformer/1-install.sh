@@ -1,0 +1,3 @@
+git clone https://github.com/takara-ai/SwarmFormer.git
+cd SwarmFormer
+pip install -e .

@@ -1,0 +1,1 @@
+pip install -U tf_keras "huggingface_hub<1.0"
