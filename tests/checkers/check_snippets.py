@@ -2,13 +2,14 @@
 """Checks generated usage examples with the real tool of each language.
 
     check_snippets.py --dir DIR [--literal TEXT]
-    check_snippets.py --bin MODELPAGES [--templates DIR] [--literal TEXT] MODEL_PATH...
+    check_snippets.py --bin MODELPAGES [--templates DIR] [--args "OPTIONS"] [--literal TEXT] MODEL_PATH...
 
 Files in DIR are checked by extension: .py (python3's parser, then pyflakes:
 any undefined name fails), .mjs/.js (site-src/tools/check-js.mjs: ESLint
 parse and no-undef), .sh (bash -n). Every file must be indented with spaces
 only, in steps of four. With --bin, the examples of each model are first
-written to a temporary DIR by `MODELPAGES snippets`.
+written to a temporary DIR by `MODELPAGES snippets` (with OPTIONS, e.g.
+"--streaming --bill-to acme", added to each call).
 
 With --literal (hostile-input tests), every string literal that mentions
 TEXT's first 8 characters must hold TEXT unchanged: escaping kept the value.
@@ -20,6 +21,7 @@ import ast
 import json
 import os
 import pathlib
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -133,16 +135,17 @@ def check_dir(directory, literal):
     return passed, failed
 
 
-def write_model_snippets(binary, templates, models, directory):
-    """Writes every example of every model to DIR; returns how many."""
-    count = 0
+def write_model_snippets(binary, templates, options, models, directory):
+    """Writes every example of every model to DIR; returns how many models failed."""
+    failures = 0
     for model in models:
-        cmd = [binary, "snippets", model]
+        cmd = [binary, "snippets", model] + shlex.split(options or "")
         if templates:
             cmd += ["--templates", templates]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode:
             print(f"{model}: modelpages snippets failed: {done.stderr.strip()}")
+            failures += 1
             continue
         data = json.loads(done.stdout)
         snippets = (data.get("library") or {}).get("snippets", [])
@@ -150,8 +153,7 @@ def write_model_snippets(binary, templates, models, directory):
         for i, snippet in enumerate(snippets):
             name = data["id"].replace("/", "__") + f"-{i}.{EXTENSIONS[snippet['language']]}"
             pathlib.Path(directory, name).write_text(snippet["content"] + "\n", encoding="utf-8")
-            count += 1
-    return count
+    return failures
 
 
 def main():
@@ -160,14 +162,16 @@ def main():
     parser.add_argument("--bin")
     parser.add_argument("--templates")
     parser.add_argument("--literal")
+    parser.add_argument("--args", help="options added to every `modelpages snippets` call")
     parser.add_argument("models", nargs="*")
     args = parser.parse_args()
     if args.dir:
         passed, failed = check_dir(args.dir, args.literal)
     elif args.bin:
         with tempfile.TemporaryDirectory() as tmp:
-            write_model_snippets(args.bin, args.templates, args.models, tmp)
+            model_failures = write_model_snippets(args.bin, args.templates, args.args, args.models, tmp)
             passed, failed = check_dir(tmp, args.literal)
+            failed += model_failures
     else:
         parser.error("give --dir or --bin")
     print(f"{passed} passed, {failed} failed")

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use modelpages_site::{build_site, check_models, BuildOptions};
+use modelpages_site::{build_site, check_models, BuildOptions, SiteSettings, SETTINGS_FILE};
 
 mod snippets;
 
@@ -29,6 +29,12 @@ enum Command {
         /// ones (for editing templates without rebuilding).
         #[arg(long)]
         templates: Option<PathBuf>,
+        #[command(flatten)]
+        inference: snippets::InferenceArgs,
+        /// Settings file (router_url and hub_url are used); default
+        /// `modelpages.toml` when it exists.
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
     /// Print the library catalogue as a JSON array.
     Libraries,
@@ -48,9 +54,14 @@ struct BuildArgs {
     /// Output folder; replaced only when the new site is complete.
     #[arg(long, default_value = "dist")]
     out: PathBuf,
-    /// Where the site will be served: `/`, `/hub/` or `https://hub.example/`.
-    #[arg(long, default_value = "/")]
-    base_url: String,
+    /// Where the site will be served: `/`, `/hub/` or `https://hub.example/`
+    /// (overrides `base_url` in the settings file; default `/`).
+    #[arg(long)]
+    base_url: Option<String>,
+    /// Settings file (title, base_url, router_url, hub_url); default
+    /// `modelpages.toml` when it exists.
+    #[arg(long)]
+    config: Option<PathBuf>,
     /// Templates, styles and the bundled islands.
     #[arg(long, default_value = "site-src")]
     site_src: PathBuf,
@@ -69,9 +80,10 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build(args),
-        Command::Snippets { path, templates } => {
+        Command::Snippets { path, templates, inference, config } => {
             let engine = snippets::engine(templates.as_deref())?;
-            print_json(&snippets::model_snippets_json(&engine, &path)?)?;
+            let settings = load_settings(config.as_deref())?.inference();
+            print_json(&snippets::model_snippets_json(&engine, &path, &settings, &inference.options())?)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Libraries => {
@@ -87,6 +99,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `--config PATH` must exist; without it `modelpages.toml` is read if present.
+fn load_settings(config: Option<&std::path::Path>) -> anyhow::Result<SiteSettings> {
+    let (path, required) = match config {
+        Some(path) => (path, true),
+        None => (std::path::Path::new(SETTINGS_FILE), false),
+    };
+    Ok(SiteSettings::load(path, required)?)
+}
+
 fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut stdout, value)?;
@@ -95,15 +116,16 @@ fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let options = BuildOptions {
-        models_dir: args.models,
-        out_dir: args.out,
-        site_src: args.site_src,
-        base_url: args.base_url,
-        ..BuildOptions::default()
-    };
+    let mut settings = load_settings(args.config.as_deref())?;
+    if let Some(base_url) = args.base_url {
+        settings.base_url = base_url;
+    }
+    let options = BuildOptions { models_dir: args.models, out_dir: args.out, site_src: args.site_src, settings };
     let report = build_site(&options)
         .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;
+    for note in &report.notes {
+        eprintln!("note: {note}");
+    }
     report_errors(report.errors.iter());
     if !report.has_islands {
         eprintln!(

@@ -6,11 +6,58 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use modelpages_record::{parse_record, ModelId, RECORD_FILE};
-use modelpages_snippets::SnippetEngine;
+use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use serde_json::{json, Value};
 
 /// `{"id", "library": {"key", "label", "snippets": [...]} | null, "inference": [...]}`
-pub fn model_snippets_json(engine: &SnippetEngine, path: &Path) -> anyhow::Result<Value> {
+/// The inference options of `modelpages snippets`.
+#[derive(clap::Args, Debug, Default)]
+pub struct InferenceArgs {
+    /// Show this provider (repeat for more); default: auto, hf-inference and
+    /// every provider in the record's mapping.
+    #[arg(long = "provider")]
+    providers: Vec<String>,
+    /// Stream chat answers.
+    #[arg(long)]
+    streaming: bool,
+    #[arg(long)]
+    temperature: Option<f64>,
+    #[arg(long)]
+    max_tokens: Option<u64>,
+    #[arg(long)]
+    top_p: Option<f64>,
+    /// Bill the requests to this organisation.
+    #[arg(long)]
+    bill_to: Option<String>,
+    /// Call the provider's own API with the provider's own key.
+    #[arg(long)]
+    direct_request: bool,
+    /// Call this endpoint instead of the router (e.g. http://localhost:8080/v1).
+    #[arg(long)]
+    endpoint_url: Option<String>,
+}
+
+impl InferenceArgs {
+    pub fn options(&self) -> InferenceOptions {
+        InferenceOptions {
+            providers: (!self.providers.is_empty()).then(|| self.providers.clone()),
+            streaming: self.streaming,
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            top_p: self.top_p,
+            bill_to: self.bill_to.clone(),
+            direct_request: self.direct_request,
+            endpoint_url: self.endpoint_url.clone(),
+        }
+    }
+}
+
+pub fn model_snippets_json(
+    engine: &SnippetEngine,
+    path: &Path,
+    settings: &InferenceSettings,
+    options: &InferenceOptions,
+) -> anyhow::Result<Value> {
     let file = if path.is_dir() { path.join(RECORD_FILE) } else { path.to_owned() };
     let bytes = fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
     let record = parse_record(&file, &bytes)?;
@@ -24,7 +71,11 @@ pub fn model_snippets_json(engine: &SnippetEngine, path: &Path) -> anyhow::Resul
             "snippets": examples.snippets,
         })
     });
-    Ok(json!({ "id": record.id, "library": library, "inference": [] }))
+    let inference = engine.inference_examples(&record, settings, options)?;
+    for note in &inference.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(json!({ "id": record.id, "library": library, "inference": inference.snippets }))
 }
 
 /// The built-in engine, or one with the templates under `dir`.

@@ -220,3 +220,34 @@ pub fn assert_no_staging_left(parent: &Path) {
         .collect();
     assert!(leftovers.is_empty(), "staging folders left: {leftovers:?}");
 }
+
+#[test]
+fn settings_file_sets_title_and_inference_urls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    write(&models, "acme/chat/model.json", r#"{"id": "acme/chat", "pipeline_tag": "text-generation", "tags": ["conversational"]}"#);
+    let config = tmp.path().join("site.toml");
+    fs::write(&config, "title = \"Acme models\"\nrouter_url = \"https://router.acme.example\"\n").unwrap();
+    let out = tmp.path().join("dist");
+    let run: Run = modelpages()
+        .arg("build").arg("--models").arg(&models).arg("--out").arg(&out)
+        .arg("--site-src").arg(site_src()).arg("--config").arg(&config)
+        .output().unwrap().into();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = fs::read_to_string(out.join("acme/chat/index.html")).unwrap();
+    assert!(page.contains("<title>acme/chat · Acme models</title>"), "title from the settings");
+    assert!(page.contains("https://router.acme.example/v1/chat/completions"), "router from the settings");
+    assert!(!page.contains("router.huggingface.co"));
+
+    // A --config file that is missing or wrong is an error, and nothing is written.
+    let missing: Run = modelpages().arg("build").arg("--models").arg(&models).arg("--out").arg(tmp.path().join("x"))
+        .arg("--site-src").arg(site_src()).arg("--config").arg(tmp.path().join("nope.toml")).output().unwrap().into();
+    assert_eq!(missing.code, 1);
+    assert!(missing.stderr.contains("nope.toml"), "{}", missing.stderr);
+    fs::write(&config, "router_url = 5\n").unwrap();
+    let bad: Run = modelpages().arg("build").arg("--models").arg(&models).arg("--out").arg(tmp.path().join("y"))
+        .arg("--site-src").arg(site_src()).arg("--config").arg(&config).output().unwrap().into();
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("site.toml") && bad.stderr.contains("router_url"), "{}", bad.stderr);
+    assert!(!tmp.path().join("y").exists());
+}

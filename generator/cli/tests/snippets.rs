@@ -23,8 +23,14 @@ fn checker() -> Command {
 
 /// Runs the checker over model folders; returns how many examples passed.
 fn check_models(dirs: &[PathBuf], literal: Option<&str>) -> usize {
+    check_models_with(dirs, literal, "")
+}
+
+/// Like `check_models`, with `options` added to every `modelpages snippets` call.
+fn check_models_with(dirs: &[PathBuf], literal: Option<&str>, options: &str) -> usize {
     let mut cmd = checker();
-    cmd.arg("--bin").arg(env!("CARGO_BIN_EXE_modelpages"));
+    // `--args=...` in one word: argparse would read a value starting with `--` as an option.
+    cmd.arg("--bin").arg(env!("CARGO_BIN_EXE_modelpages")).arg(format!("--args={options}"));
     if let Some(literal) = literal {
         cmd.arg("--literal").arg(literal);
     }
@@ -113,6 +119,10 @@ fn write_hostile_corpus(root: &Path) -> Vec<PathBuf> {
                 "tags": [HOSTILE, "conversational", "custom_code", "lora", "musicgen", "yolov8"],
                 "widgetData": [{"text": HOSTILE, "source_sentence": HOSTILE, "sentences": [HOSTILE, "two"], "context": HOSTILE}],
                 "cardData": {"base_model": HOSTILE, "instance_prompt": HOSTILE},
+                "inferenceProviderMapping": {
+                    "fal-ai": {"providerId": HOSTILE, "status": "live", "task": task, "adapter": "lora", "adapterWeightsPath": HOSTILE},
+                    HOSTILE: {"providerId": HOSTILE, "status": "live", "task": "conversational"}
+                },
                 "transformersInfo": {"auto_model": HOSTILE, "processor": HOSTILE},
                 "config": {
                     "architectures": [HOSTILE],
@@ -142,6 +152,26 @@ fn hostile_record_values_stay_data() {
     assert!(dirs.len() > 125 * 5, "{} hostile records", dirs.len());
     let passed = check_models(&dirs, Some(HOSTILE));
     assert!(passed >= dirs.len(), "{passed} examples for {} records", dirs.len());
+}
+
+#[test]
+fn every_inference_example_passes_its_checker_with_every_option_set() {
+    // Only models hosted inference serves: the library examples are checked above.
+    let dirs: Vec<PathBuf> = corpus_dirs()
+        .into_iter()
+        .filter(|d| !json_of(modelpages().arg("snippets").arg(d))["inference"].as_array().unwrap().is_empty())
+        .collect();
+    assert!(dirs.len() >= 60, "{} corpus models have inference examples", dirs.len());
+    for options in [
+        "",
+        "--streaming",
+        "--bill-to acme-org --temperature 0.5 --max-tokens 256 --top-p 0.9",
+        "--direct-request",
+        "--endpoint-url http://localhost:8080/v1",
+    ] {
+        let passed = check_models_with(&dirs, None, options);
+        assert!(passed > dirs.len(), "options {options:?}: {passed} examples");
+    }
 }
 
 #[test]

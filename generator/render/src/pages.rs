@@ -71,11 +71,25 @@ pub struct CodeExample {
     pub text: String,
 }
 
+/// A hosted-inference example before highlighting.
+#[derive(Clone, Debug)]
+pub struct InferenceExample {
+    pub provider: String,
+    pub language: &'static str,
+    pub client: &'static str,
+    /// Whether the example streams a chat answer.
+    pub streaming: bool,
+    pub token_env: String,
+    pub text: String,
+}
+
 /// Everything a model page shows, gathered by the earlier stages.
 pub struct ModelPage<'a> {
     pub model: &'a LoadedModel,
     pub library: Option<LibraryLink>,
     pub examples: Vec<CodeExample>,
+    /// In provider order, then language and client.
+    pub inference: Vec<InferenceExample>,
 }
 
 #[derive(Serialize)]
@@ -95,6 +109,25 @@ struct ModelView<'a> {
     /// Sanitised card HTML, marked safe so the template does not escape it again.
     card_html: Option<Value>,
     examples: Vec<ExampleView<'a>>,
+    inference: Vec<ProviderView<'a>>,
+}
+
+/// A provider and its examples.
+#[derive(Serialize)]
+struct ProviderView<'a> {
+    provider: &'a str,
+    examples: Vec<InferenceView<'a>>,
+}
+
+#[derive(Serialize)]
+struct InferenceView<'a> {
+    language: &'a str,
+    label: &'static str,
+    client: &'a str,
+    streaming: bool,
+    token_env: &'a str,
+    text: &'a str,
+    html: Value,
 }
 
 #[derive(Serialize)]
@@ -163,6 +196,22 @@ pub fn render_model_page(
             html: Value::from_safe_string(highlighter.highlight(&example.text, example.language)),
         })
         .collect();
+    let mut inference: Vec<ProviderView<'_>> = Vec::new();
+    for example in &page.inference {
+        let view = InferenceView {
+            language: example.language,
+            label: language_label(example.language),
+            client: example.client,
+            streaming: example.streaming,
+            token_env: &example.token_env,
+            text: &example.text,
+            html: Value::from_safe_string(highlighter.highlight(&example.text, example.language)),
+        };
+        match inference.last_mut() {
+            Some(group) if group.provider == example.provider => group.examples.push(view),
+            _ => inference.push(ProviderView { provider: &example.provider, examples: vec![view] }),
+        }
+    }
     let view = ModelView {
         id: model.id.as_str(),
         namespace: model.id.namespace(),
@@ -177,6 +226,7 @@ pub fn render_model_page(
         meta: meta.as_ref(),
         card_html,
         examples,
+        inference,
     };
     templates.render("model.html", minijinja::context! { site, model => view, page_title => model.id.as_str() })
 }

@@ -9,13 +9,17 @@ use modelpages_render::{
     render_index_page, render_model_page, render_not_found_page, CodeExample, Highlighter, ModelPage,
     ModelSummary, SiteInfo, TemplateError, Templates,
 };
-use modelpages_snippets::{Catalogue, SnippetEngine};
+use modelpages_record::ModelRecord;
+use modelpages_render::InferenceExample;
+use modelpages_snippets::inference::{request_kind, RequestKind};
+use modelpages_snippets::{Catalogue, InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
 use crate::corpus::{load_corpus, Corpus};
 use crate::libraries::{library_link, write_library_pages};
 use crate::output::{lock_output, OutputError, Staging};
+use crate::settings::SiteSettings;
 use crate::sitemap::{robots_txt, sitemap_xml};
 
 /// What to build and where.
@@ -25,9 +29,8 @@ pub struct BuildOptions {
     pub out_dir: PathBuf,
     /// Templates, styles and the island bundle.
     pub site_src: PathBuf,
-    /// Where the site is served from: `/`, `/hub/` or `https://hub.example/`.
-    pub base_url: String,
-    pub title: String,
+    /// Title, base URL, router and hub URLs (`modelpages.toml`).
+    pub settings: SiteSettings,
 }
 
 impl Default for BuildOptions {
@@ -36,8 +39,7 @@ impl Default for BuildOptions {
             models_dir: "models".into(),
             out_dir: "dist".into(),
             site_src: "site-src".into(),
-            base_url: "/".into(),
-            title: "modelpages".into(),
+            settings: SiteSettings::default(),
         }
     }
 }
@@ -64,6 +66,8 @@ pub struct BuildReport {
     /// One error per model that was left out, sorted by path.
     pub errors: Vec<RecordError>,
     pub seconds: f64,
+    /// What was left out of pages and why (providers that cannot serve a model).
+    pub notes: Vec<String>,
     /// False when the island bundle was missing and pages have no JavaScript.
     pub has_islands: bool,
 }
@@ -72,7 +76,7 @@ pub struct BuildReport {
 /// only once the new one is complete.
 pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
-    let base_url = normalize_base_url(&options.base_url)?;
+    let base_url = normalize_base_url(&options.settings.base_url)?;
     let templates = Templates::load(&options.site_src.join("templates"))?;
     let assets = collect_assets(&options.site_src)?;
     let lock = lock_output(&options.out_dir)?;
@@ -81,7 +85,7 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
 
     let base_path = url_path(&base_url);
     let site = SiteInfo {
-        title: options.title.clone(),
+        title: options.settings.title.clone(),
         stylesheet: format!("{base_path}{}", assets.stylesheet),
         script: assets.script.as_ref().map(|s| format!("{base_path}{s}")),
         base_path,
@@ -90,10 +94,15 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     for (path, bytes) in &assets.files {
         staging.write(path, bytes)?;
     }
+    let inference = options.settings.inference();
     let mut summaries = Vec::with_capacity(models.len());
-    for outcome in write_model_pages(&staging, &templates, &snippets, &site, &models)? {
+    let mut notes = Vec::new();
+    for outcome in write_model_pages(&staging, &templates, &snippets, &inference, &site, &models)? {
         match outcome {
-            Ok(summary) => summaries.push(summary),
+            Ok((summary, model_notes)) => {
+                summaries.push(summary);
+                notes.extend(model_notes);
+            }
             Err(err) => errors.push(err),
         }
     }
@@ -110,9 +119,13 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
         built,
         errors,
         seconds: started.elapsed().as_secs_f64(),
+        notes,
         has_islands: assets.script.is_some(),
     })
 }
+
+/// A model's listing entry and notes, or why it was left out.
+type ModelOutcome = Result<(ModelSummary, Vec<String>), RecordError>;
 
 /// Stages 2 to 4 for each model: generate its examples, render (and
 /// highlight) its page, write it. Models run in parallel and each page is
@@ -124,19 +137,25 @@ fn write_model_pages(
     staging: &Staging,
     templates: &Templates,
     snippets: &SnippetEngine,
+    inference: &InferenceSettings,
     site: &SiteInfo,
     models: &[LoadedModel],
-) -> Result<Vec<Result<ModelSummary, RecordError>>, BuildError> {
+) -> Result<Vec<ModelOutcome>, BuildError> {
     let highlighter = Highlighter::new();
     models
         .par_iter()
         .map(|model| {
+            let failed = |err: modelpages_snippets::SnippetError| {
+                let path = model.source.record_path();
+                Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
+            };
             let usage = match snippets.library_examples(&model.record) {
                 Ok(usage) => usage,
-                Err(err) => {
-                    let path = model.source.record_path();
-                    return Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }));
-                }
+                Err(err) => return failed(err),
+            };
+            let (hosted, notes) = match hosted_examples(snippets, inference, &model.record) {
+                Ok(found) => found,
+                Err(err) => return failed(err),
             };
             let page = ModelPage {
                 model,
@@ -146,12 +165,53 @@ fn write_model_pages(
                     .flat_map(|u| u.snippets)
                     .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
                     .collect(),
+                inference: hosted,
             };
             let html = render_model_page(templates, &highlighter, site, &page)?;
             staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
-            Ok(Ok(ModelSummary::of(model, site)))
+            Ok(Ok((ModelSummary::of(model, site), notes)))
         })
         .collect()
+}
+
+/// Every hosted-inference example of a model, for every provider and client;
+/// chat models get the streaming variant of each too, for the page's toggle.
+fn hosted_examples(
+    snippets: &SnippetEngine,
+    settings: &InferenceSettings,
+    record: &ModelRecord,
+) -> Result<(Vec<InferenceExample>, Vec<String>), modelpages_snippets::SnippetError> {
+    let plain = snippets.inference_examples(record, settings, &InferenceOptions::default())?;
+    let chat = matches!(request_kind(record, snippets.task_table()), Some(RequestKind::Chat));
+    let streamed = if chat {
+        let options = InferenceOptions { streaming: true, ..InferenceOptions::default() };
+        snippets.inference_examples(record, settings, &options)?.snippets
+    } else {
+        Vec::new()
+    };
+    let mut examples = Vec::with_capacity(plain.snippets.len() + streamed.len());
+    for (snippet, streaming) in plain.snippets.into_iter().map(|s| (s, false)).chain(streamed.into_iter().map(|s| (s, true))) {
+        examples.push(InferenceExample {
+            provider: snippet.provider,
+            language: snippet.language.as_str(),
+            client: snippet.client,
+            streaming,
+            token_env: snippet.token_env,
+            text: snippet.content,
+        });
+    }
+    // Group by provider in the engine's order, keeping each provider's examples together.
+    let order: Vec<String> = {
+        let mut seen = Vec::new();
+        for e in &examples {
+            if !seen.contains(&e.provider) {
+                seen.push(e.provider.clone());
+            }
+        }
+        seen
+    };
+    examples.sort_by_key(|e| order.iter().position(|p| *p == e.provider));
+    Ok((examples, plain.notes))
 }
 
 /// Stage 3: the pages that list models, and the files hosts and crawlers read.

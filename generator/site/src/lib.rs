@@ -8,8 +8,10 @@ pub mod assets;
 mod build;
 pub mod corpus;
 mod libraries;
+pub mod settings;
 pub mod output;
 mod sitemap;
 
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
+pub use settings::{SettingsError, SiteSettings, SETTINGS_FILE};

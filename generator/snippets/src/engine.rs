@@ -133,6 +133,11 @@ impl SnippetEngine {
         &self.catalogue
     }
 
+    /// The tasks hosted inference serves, with their template kinds.
+    pub fn task_table(&self) -> &[crate::inference::TaskSpec] {
+        &self.task_specs
+    }
+
     pub(crate) fn task_specs(&self) -> &[crate::inference::TaskSpec] {
         &self.task_specs
     }
@@ -301,6 +306,14 @@ fn register_filters(env: &mut Environment<'static>) {
             .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))?;
         crate::inference::format_body(&json, format, level.unwrap_or(0))
             .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
+    });
+    // `token_env | js_env`: `process.env.HF_TOKEN` (bracketed if not an identifier).
+    env.add_filter("js_env", |v: TemplateValue| {
+        let name = text_of(&v);
+        match identifier(&name) {
+            Some(id) => format!("process.env.{id}"),
+            None => format!("process.env[{}]", js_str(&name)),
+        }
     });
     // `a | merge_dict(b)`: a new mapping with b's entries after a's.
     env.add_filter("merge_dict", |a: TemplateValue, b: TemplateValue| {

@@ -59,6 +59,8 @@ pub struct InferenceSnippet {
     pub language: Language,
     pub client: &'static str,
     pub content: String,
+    /// The environment variable the example reads its token from.
+    pub token_env: String,
 }
 
 /// The examples, and what was left out and why (for the build log).
@@ -159,12 +161,8 @@ impl crate::engine::SnippetEngine {
     ) -> Result<InferenceExamples, crate::SnippetError> {
         let mut out = InferenceExamples::default();
         let specs = self.task_specs();
-        let Some(kind) = request_kind(record, specs) else {
-            if let Some(task) = record.task() {
-                out.notes.push(format!("{}: hosted inference does not serve task {task:?}", record.id));
-            }
-            return Ok(out);
-        };
+        // A task hosted inference does not serve simply has no examples.
+        let Some(kind) = request_kind(record, specs) else { return Ok(out) };
         let mappings = provider_mappings(record.inference_provider_mapping.as_ref());
         let providers: Vec<String> = match (&options.endpoint_url, &options.providers) {
             (Some(_), _) => vec!["endpoint".into()],
@@ -196,7 +194,8 @@ impl crate::engine::SnippetEngine {
                         };
                         let context = route.context(record, &kind, &sample, options, client);
                         let content = self.render_inference(language, client, template, &context)?;
-                        out.snippets.push(InferenceSnippet { provider: provider.clone(), language, client, content });
+                        let token_env = context.token_env;
+                        out.snippets.push(InferenceSnippet { provider: provider.clone(), language, client, content, token_env });
                     }
                 }
             }
@@ -257,10 +256,11 @@ impl crate::engine::SnippetEngine {
                 RequestKind::Task(spec) => {
                     route.url = endpoint.to_owned();
                     route.clients = vec!["requests", "fetch", "curl"];
-                    if spec.python_method.is_some() {
+                    // The SDKs call an endpoint the way they call hf-inference.
+                    if spec.hf_inference && spec.python_method.is_some() {
                         route.clients.push("huggingface_hub");
                     }
-                    if spec.js_method.is_some() {
+                    if spec.hf_inference && spec.js_method.is_some() {
                         route.clients.push("huggingface.js");
                     }
                     Ok(route)
@@ -269,9 +269,15 @@ impl crate::engine::SnippetEngine {
         }
         let named = provider != AUTO && provider != HF_INFERENCE;
         if named {
+            if !providers::is_provider_name(provider) {
+                return Err(format!("provider name {provider:?} is not a plain lowercase name"));
+            }
             let Some(mapping) = mapping else {
                 return Err(format!("provider {provider:?} has no mapping for this model"));
             };
+            if !providers::is_provider_id(&mapping.provider_id) {
+                return Err(format!("provider {provider:?} has an unusable model id {:?}", mapping.provider_id));
+            }
             if mapping.status != "live" {
                 return Err(format!("provider {provider:?} is {:?}, not live", mapping.status));
             }
@@ -317,6 +323,9 @@ impl crate::engine::SnippetEngine {
                 Ok(route)
             }
             RequestKind::Task(spec) => {
+                if provider == HF_INFERENCE && !spec.hf_inference {
+                    return Err(format!("hf-inference does not serve task {:?}", spec.task));
+                }
                 if spec.python_method.is_some() {
                     route.clients.push("huggingface_hub");
                 }
@@ -397,9 +406,15 @@ impl<'a> Route<'a> {
             sdk_provider: (self.endpoint_url.is_none()).then_some(self.provider),
             // SDKs take the plain id and map it to the provider's own id themselves.
             model: if sdk { record.id.clone() } else { self.model.clone() },
-            token_env: self.token_env.clone(),
-            auth_scheme: self.auth_scheme,
-            bill_to: options.bill_to.as_deref(),
+            // fal_client always talks to fal itself, with fal's own key.
+            token_env: if client == "fal_client" { provider_key_variable(FAL_AI) } else { self.token_env.clone() },
+            auth_scheme: if client == "fal_client" { "Key" } else { self.auth_scheme },
+            // Billing an organisation is the router's feature: a request made
+            // with a provider's own key (fal_client always is one) has no bill-to.
+            bill_to: options.bill_to.as_deref().filter(|_| {
+                let own_key = (self.direct && self.provider != HF_INFERENCE) || client == "fal_client";
+                !own_key
+            }),
             url: self.url.clone(),
             base_url: self.base_url.clone(),
             endpoint_url: self.endpoint_url,

@@ -81,6 +81,22 @@ pub fn known_providers() -> Vec<ProviderInfo> {
     serde_json::from_str(include_str!("../../data/providers.json")).expect("data/providers.json is valid")
 }
 
+/// Provider names become environment variable names and code strings, so
+/// only plain names are used: a lowercase letter, then letters, digits, `-`.
+pub fn is_provider_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A provider's model id goes into URL paths and request bodies: letters,
+/// digits and `-_./:@`, without `..`.
+pub fn is_provider_id(id: &str) -> bool {
+    !id.is_empty()
+        && !id.contains("..")
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@".contains(c))
+}
+
 /// The environment variable a direct request to `provider` reads its key from:
 /// the name upper-cased, `-` as `_`, then `_API_KEY`.
 pub fn provider_key_variable(provider: &str) -> String {
@@ -119,6 +135,22 @@ mod tests {
         assert_eq!(mappings[0].status, "live");
         assert!(provider_mappings(Some(&json!("nope"))).is_empty());
         assert!(provider_mappings(None).is_empty());
+    }
+
+    #[test]
+    fn names_and_ids() {
+        for ok in ["fal-ai", "together", "hf-inference", "nebius"] {
+            assert!(is_provider_name(ok), "{ok}");
+        }
+        for bad in ["", "1x", "Fal", "a b", "x\"y", "a_b"] {
+            assert!(!is_provider_name(bad), "{bad}");
+        }
+        for ok in ["fal-ai/flux/dev", "accounts/fireworks/models/llama-v3p1", "x@v1:latest"] {
+            assert!(is_provider_id(ok), "{ok}");
+        }
+        for bad in ["", "a b", "../x", "a?b", "a'b"] {
+            assert!(!is_provider_id(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -22,6 +22,13 @@ pub struct TaskSpec {
     /// Whether fal-ai serves the task (through its queue).
     #[serde(default)]
     pub fal: bool,
+    /// Whether hf-inference serves the task (it serves no video generation).
+    #[serde(default = "yes")]
+    pub hf_inference: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 pub fn task_specs() -> Vec<TaskSpec> {

@@ -1,0 +1,113 @@
+//! Site settings: `modelpages.toml`.
+//!
+//! ```toml
+//! title = "My hub"
+//! base_url = "https://hub.example/"
+//! router_url = "https://router.hub.example"
+//! hub_url = "https://hub.example"
+//! ```
+//!
+//! Every key is optional; a missing file means the public Hub's defaults.
+
+use std::path::{Path, PathBuf};
+
+use modelpages_snippets::InferenceSettings;
+use serde::Deserialize;
+
+/// The settings file read when `--config` is not given.
+pub const SETTINGS_FILE: &str = "modelpages.toml";
+
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SiteSettings {
+    pub title: String,
+    /// Where the site is served from (`/`, `/hub/`, `https://hub.example/`).
+    pub base_url: String,
+    /// The inference router examples call.
+    pub router_url: String,
+    /// The hub that serves model files (used in LoRA weight URLs).
+    pub hub_url: String,
+}
+
+impl Default for SiteSettings {
+    fn default() -> Self {
+        let inference = InferenceSettings::default();
+        SiteSettings {
+            title: "modelpages".into(),
+            base_url: "/".into(),
+            router_url: inference.router_url,
+            hub_url: inference.hub_url,
+        }
+    }
+}
+
+/// A settings file that cannot be read or does not parse.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+impl SiteSettings {
+    /// Reads `path`. When `required` is false a missing file gives the defaults
+    /// (the default `modelpages.toml` is optional; a `--config` file is not).
+    pub fn load(path: &Path, required: bool) -> Result<SiteSettings, SettingsError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return Ok(SiteSettings::default()),
+            Err(source) => return Err(SettingsError::Io { path: path.to_owned(), source }),
+        };
+        let settings: SiteSettings = toml::from_str(&text)
+            .map_err(|e| SettingsError::Invalid { path: path.to_owned(), message: e.to_string() })?;
+        for (key, url) in [("router_url", &settings.router_url), ("hub_url", &settings.hub_url)] {
+            if !(url.starts_with("https://") || url.starts_with("http://"))
+                || url.chars().any(|c| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`'))
+            {
+                return Err(SettingsError::Invalid {
+                    path: path.to_owned(),
+                    message: format!("{key} must be an http(s) URL without spaces or quotes, not {url:?}"),
+                });
+            }
+        }
+        Ok(settings)
+    }
+
+    pub fn inference(&self) -> InferenceSettings {
+        InferenceSettings {
+            router_url: self.router_url.trim_end_matches('/').to_owned(),
+            hub_url: self.hub_url.trim_end_matches('/').to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_default_file_means_defaults_but_a_named_one_must_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("modelpages.toml");
+        assert_eq!(SiteSettings::load(&path, false).unwrap(), SiteSettings::default());
+        assert!(matches!(SiteSettings::load(&path, true), Err(SettingsError::Io { .. })));
+        assert_eq!(SiteSettings::default().inference().router_url, "https://router.huggingface.co");
+    }
+
+    #[test]
+    fn reads_keys_and_rejects_bad_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        std::fs::write(&path, "title = \"Acme hub\"\nrouter_url = \"https://router.acme.example/\"\n").unwrap();
+        let s = SiteSettings::load(&path, true).unwrap();
+        assert_eq!(s.title, "Acme hub");
+        assert_eq!(s.inference().router_url, "https://router.acme.example");
+        assert_eq!(s.hub_url, "https://huggingface.co");
+        std::fs::write(&path, "titel = \"typo\"\n").unwrap();
+        let err = SiteSettings::load(&path, true).unwrap_err().to_string();
+        assert!(err.contains("unknown field `titel`"), "{err}");
+        std::fs::write(&path, "router_url = \"javascript:alert(1)\"\n").unwrap();
+        assert!(SiteSettings::load(&path, true).unwrap_err().to_string().contains("router_url must be"));
+    }
+}
