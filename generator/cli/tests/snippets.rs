@@ -230,3 +230,33 @@ fn library_pages_list_libraries_and_their_models() {
     assert!(page.contains("<span class=\"hl-"), "examples are highlighted");
     assert!(fs::read_to_string(out.join("sitemap.xml")).unwrap().contains("<loc>/libraries/transformers/</loc>"));
 }
+
+#[test]
+fn corpus_covers_every_hosted_inference_task() {
+    let table: Vec<Value> = serde_json::from_str(
+        &fs::read_to_string(repo_root().join("generator/snippets/data/inference_tasks.json")).unwrap(),
+    )
+    .unwrap();
+    let records: Vec<Value> = corpus_dirs()
+        .iter()
+        .map(|d| serde_json::from_slice(&fs::read(d.join("model.json")).unwrap()).unwrap())
+        .collect();
+    let tasks: Vec<&str> = records.iter().filter_map(|r| r["pipeline_tag"].as_str()).collect();
+    for spec in &table {
+        let task = spec["task"].as_str().unwrap();
+        assert!(tasks.contains(&task), "no corpus model for task {task}");
+    }
+    let chat = |r: &&Value| {
+        r["pipeline_tag"] == "image-text-to-text"
+            || (r["pipeline_tag"] == "text-generation" && r["tags"].as_array().is_some_and(|t| t.contains(&json!("conversational"))))
+    };
+    let mapped = |r: &&Value| r["inferenceProviderMapping"].as_object().is_some_and(|m| !m.is_empty())
+        || r["inferenceProviderMapping"].as_array().is_some_and(|m| !m.is_empty());
+    assert!(records.iter().filter(chat).any(|r| mapped(&r)), "a chat model with providers");
+    assert!(records.iter().filter(chat).any(|r| !mapped(&r)), "a chat model with none");
+    let mappings: String = records.iter().map(|r| r["inferenceProviderMapping"].to_string()).collect();
+    for task in ["text-to-image", "image-to-image", "image-to-video", "text-to-video"] {
+        assert!(records.iter().any(|r| r["pipeline_tag"] == task && r["inferenceProviderMapping"].to_string().contains("fal-ai")), "fal-ai for {task}");
+    }
+    assert!(mappings.contains("\"adapter\":\"lora\""), "a fal-ai LoRA");
+}
