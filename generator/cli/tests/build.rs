@@ -39,12 +39,16 @@ fn default_corpus_builds_every_page() {
 
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    let search: serde_json::Value = serde_json::from_slice(&fs::read(out.join("search-index.json")).unwrap()).unwrap();
+    let indexed: Vec<&str> = search["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap()).collect();
+    assert_eq!(indexed.len(), ids.len(), "the search index holds every model");
+    assert_eq!(index.matches("<tr>").count(), 1 + ids.len().min(100), "the page lists the top 100");
     for id in &ids {
         let page = fs::read_to_string(out.join(id).join("index.html")).unwrap();
         let (ns, name) = id.split_once('/').unwrap();
         assert!(page.contains(&format!("<span class=\"model-name\">{name}</span>")), "{id}");
         assert!(page.contains(&format!("data-copy-text=\"{ns}/{name}\"")), "{id}");
-        assert!(index.contains(&format!("href=\"/{id}/\"")), "index links {id}");
+        assert!(indexed.contains(&id.as_str()), "search index lists {id}");
         assert!(sitemap.contains(&format!("<loc>/{id}/</loc>")), "sitemap lists {id}");
     }
     assert!(fs::read_to_string(out.join("404.html")).unwrap().contains("Page not found"));
@@ -58,6 +62,7 @@ fn default_corpus_builds_every_page() {
     assert_eq!(hash.len(), 12, "{css}");
     assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{css}");
     assert!(index.contains(&format!("href=\"/assets/{css}\"")));
+    assert_nothing_loads_from_other_hosts(&out);
 }
 
 #[test]
@@ -250,4 +255,54 @@ fn settings_file_sets_title_and_inference_urls() {
     assert_eq!(bad.code, 1);
     assert!(bad.stderr.contains("site.toml") && bad.stderr.contains("router_url"), "{}", bad.stderr);
     assert!(!tmp.path().join("y").exists());
+}
+
+#[test]
+fn task_pages_for_known_tasks_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    write(&models, "a/classifier/model.json", r#"{"id": "a/classifier", "pipeline_tag": "text-classification"}"#);
+    write(&models, "a/odd/model.json", r#"{"id": "a/odd", "pipeline_tag": "../../escape"}"#);
+    let out = tmp.path().join("dist");
+    assert_eq!(build(&models, &out, &site_src()).code, 0);
+    let listing = fs::read_to_string(out.join("tasks/index.html")).unwrap();
+    assert!(listing.contains("href=\"/tasks/text-classification/\"") && listing.contains("Text Classification"));
+    let task = fs::read_to_string(out.join("tasks/text-classification/index.html")).unwrap();
+    assert!(task.contains("href=\"/a/classifier/\""));
+    let page = fs::read_to_string(out.join("a/classifier/index.html")).unwrap();
+    assert!(page.contains("<a href=\"/tasks/text-classification/\">Text Classification</a>"));
+    let odd = fs::read_to_string(out.join("a/odd/index.html")).unwrap();
+    assert!(!odd.contains("/tasks/.."), "an unknown tag gets no link");
+    let written: Vec<String> = walkdir::WalkDir::new(out.join("tasks")).into_iter().map(|e| e.unwrap().path().display().to_string()).collect();
+    assert!(written.iter().all(|p| !p.contains("escape")), "{written:?}");
+    assert!(!tmp.path().join("escape").exists());
+}
+
+/// No page or stylesheet makes the browser fetch from another host.
+fn assert_nothing_loads_from_other_hosts(out: &Path) {
+    let loads = regex_lite_loads();
+    for entry in walkdir::WalkDir::new(out) {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else { continue };
+        if ext != "html" && ext != "css" {
+            continue;
+        }
+        let text = fs::read_to_string(path).unwrap();
+        for needle in &loads {
+            assert!(!text.contains(needle.as_str()), "{} loads from another host ({needle})", path.display());
+        }
+    }
+}
+
+/// Markup and CSS that make a browser fetch something: none may name a host.
+fn regex_lite_loads() -> Vec<String> {
+    let mut needles = Vec::new();
+    for scheme in ["http://", "https://", "//"] {
+        for prefix in ["<script src=\"", "<img src=\"", "<iframe src=\"", "url(", "@import \"", "<source src=\""] {
+            needles.push(format!("{prefix}{scheme}"));
+        }
+        needles.push(format!("rel=\"stylesheet\" href=\"{scheme}"));
+    }
+    needles
 }

@@ -4,7 +4,7 @@
 //! holds the colours for a light and a dark theme, so pages carry no inline
 //! styles and follow the visitor's `prefers-color-scheme`.
 
-use syntect::highlighting::ThemeSet;
+use syntect::highlighting::{Color, Theme, ThemeSet};
 use syntect::html::{css_for_theme_with_class_style, ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::{SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
@@ -62,7 +62,7 @@ impl Highlighter {
     pub fn stylesheet() -> String {
         let themes = ThemeSet::load_defaults();
         let css = |name: &str| {
-            css_for_theme_with_class_style(&themes.themes[name], CLASS_STYLE)
+            css_for_theme_with_class_style(&readable(&themes.themes[name]), CLASS_STYLE)
                 .expect("bundled themes always produce CSS")
         };
         format!(
@@ -71,6 +71,62 @@ impl Highlighter {
             css(DARK_THEME)
         )
     }
+}
+
+/// WCAG AA for normal text.
+pub const MIN_CONTRAST: f64 = 4.5;
+
+/// `theme` with every text colour moved just far enough from its background to
+/// reach [`MIN_CONTRAST`]: the bundled themes' comments are too faint for AA.
+pub fn readable(theme: &Theme) -> Theme {
+    let mut theme = theme.clone();
+    let background = theme.settings.background.unwrap_or(Color::WHITE);
+    if let Some(fg) = theme.settings.foreground.as_mut() {
+        *fg = with_contrast(*fg, background);
+    }
+    for item in &mut theme.scopes {
+        let bg = item.style.background.unwrap_or(background);
+        if let Some(fg) = item.style.foreground.as_mut() {
+            *fg = with_contrast(*fg, bg);
+        }
+    }
+    theme
+}
+
+fn with_contrast(color: Color, background: Color) -> Color {
+    // Towards black on light backgrounds and white on dark ones; on mid-tone
+    // backgrounds only one of the two may get there, so try both.
+    let (first, second) = if luminance(background) > 0.18 { (0.0, 255.0) } else { (255.0, 0.0) };
+    let towards = |target: f64| {
+        let mut c = color;
+        while contrast(c, background) < MIN_CONTRAST {
+            let step = |v: u8| (f64::from(v) + (target - f64::from(v)) * 0.08).round() as u8;
+            let next = Color { r: step(c.r), g: step(c.g), b: step(c.b), a: c.a };
+            if next == c {
+                break;
+            }
+            c = next;
+        }
+        c
+    };
+    let preferred = towards(first);
+    if contrast(preferred, background) >= MIN_CONTRAST { preferred } else { towards(second) }
+}
+
+/// WCAG relative luminance.
+fn luminance(c: Color) -> f64 {
+    let channel = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.03928 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+    };
+    0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+}
+
+/// WCAG contrast ratio of two colours.
+pub fn contrast(a: Color, b: Color) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    let (hi, lo) = if la > lb { (la, lb) } else { (lb, la) };
+    (hi + 0.05) / (lo + 0.05)
 }
 
 /// Escapes text for HTML element content and attribute values.
@@ -110,6 +166,27 @@ mod tests {
         assert!(hl.highlight("echo hi\n", "bash").contains("hl-"));
         assert!(hl.highlight("const a = 1;\n", "js").contains("hl-"));
         assert_eq!(hl.highlight("<x> & y\n", "no-such-lang"), "&lt;x&gt; &amp; y\n");
+    }
+
+    #[test]
+    fn every_theme_colour_reaches_aa_contrast() {
+        let themes = ThemeSet::load_defaults();
+        for name in [LIGHT_THEME, DARK_THEME] {
+            let original = &themes.themes[name];
+            let faint = original.scopes.iter().filter_map(|s| s.style.foreground).any(|fg| {
+                contrast(fg, original.settings.background.unwrap()) < MIN_CONTRAST
+            });
+            assert!(faint, "{name}: the bundled theme has faint colours (else this test proves nothing)");
+            let theme = readable(original);
+            let background = theme.settings.background.unwrap();
+            assert!(contrast(theme.settings.foreground.unwrap(), background) >= MIN_CONTRAST, "{name}");
+            for item in &theme.scopes {
+                if let Some(fg) = item.style.foreground {
+                    let bg = item.style.background.unwrap_or(background);
+                    assert!(contrast(fg, bg) >= MIN_CONTRAST, "{name}: {:?} on {:?} = {:.2}", fg, bg, contrast(fg, bg));
+                }
+            }
+        }
     }
 
     #[test]

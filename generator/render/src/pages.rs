@@ -32,7 +32,13 @@ pub struct ModelSummary {
     pub library: Option<String>,
     pub downloads: Option<u64>,
     pub likes: Option<u64>,
+    /// The first tags, for text search.
+    pub tags: Vec<String>,
 }
+
+/// How many tags a listing keeps per model: enough to search by, small enough
+/// for an index of every model.
+const SUMMARY_TAGS: usize = 12;
 
 impl ModelSummary {
     pub fn of(model: &LoadedModel, site: &SiteInfo) -> ModelSummary {
@@ -44,6 +50,7 @@ impl ModelSummary {
             library: record.library().map(str::to_owned),
             downloads: record.downloads,
             likes: record.likes,
+            tags: record.tags.iter().take(SUMMARY_TAGS).cloned().collect(),
         }
     }
 }
@@ -51,6 +58,23 @@ impl ModelSummary {
 /// Link to a model's page.
 pub fn model_url(site: &SiteInfo, model: &LoadedModel) -> String {
     format!("{}{}/", site.base_path, model.id)
+}
+
+/// A task (pipeline tag) as pages link to it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TaskLink {
+    pub key: String,
+    /// Display name, e.g. "Text Classification".
+    pub name: String,
+    pub page_url: String,
+}
+
+/// One row of the task listing.
+#[derive(Clone, Debug, Serialize)]
+pub struct TaskListing {
+    pub task: TaskLink,
+    pub modality: String,
+    pub model_count: usize,
 }
 
 /// A library as pages link to it.
@@ -86,6 +110,8 @@ pub struct InferenceExample {
 /// Everything a model page shows, gathered by the earlier stages.
 pub struct ModelPage<'a> {
     pub model: &'a LoadedModel,
+    /// The task's page, when the task is a known one.
+    pub task: Option<TaskLink>,
     pub library: Option<LibraryLink>,
     pub examples: Vec<CodeExample>,
     /// In provider order, then language and client.
@@ -98,6 +124,7 @@ struct ModelView<'a> {
     namespace: &'a str,
     name: &'a str,
     task: Option<&'a str>,
+    task_link: Option<&'a TaskLink>,
     /// The record's `library_name`, shown even when the catalogue does not know it.
     library_name: Option<&'a str>,
     library: Option<&'a LibraryLink>,
@@ -121,6 +148,8 @@ struct ProviderView<'a> {
 
 #[derive(Serialize)]
 struct InferenceView<'a> {
+    /// Element id, so an example can be linked (`#ex-auto-python-openai-stream`).
+    anchor: String,
     language: &'a str,
     label: &'static str,
     client: &'a str,
@@ -199,6 +228,13 @@ pub fn render_model_page(
     let mut inference: Vec<ProviderView<'_>> = Vec::new();
     for example in &page.inference {
         let view = InferenceView {
+            anchor: format!(
+                "ex-{}-{}-{}{}",
+                example.provider,
+                example.language,
+                example.client,
+                if example.streaming { "-stream" } else { "" }
+            ),
             language: example.language,
             label: language_label(example.language),
             client: example.client,
@@ -217,6 +253,7 @@ pub fn render_model_page(
         namespace: model.id.namespace(),
         name: model.id.name(),
         task: record.task(),
+        task_link: page.task.as_ref(),
         library_name: record.library(),
         library: page.library.as_ref(),
         tags: &record.tags,
@@ -259,16 +296,33 @@ pub fn render_library_page(
     templates.render("library.html", minijinja::context! { site, library, models, page_title => &library.label })
 }
 
-/// Renders the home page listing every model.
+/// Renders the home page: the most downloaded models (what visitors see
+/// without JavaScript) and the search island over the whole index.
 pub fn render_index_page(
     templates: &Templates,
     site: &SiteInfo,
-    models: &[ModelSummary],
+    top_models: &[ModelSummary],
+    model_count: usize,
 ) -> Result<String, TemplateError> {
-    templates.render("index.html", minijinja::context! { site, models, page_title => &site.title })
+    templates.render("index.html", minijinja::context! { site, models => top_models, model_count, page_title => &site.title })
 }
 
 /// Renders the page static hosts serve for unknown paths.
 pub fn render_not_found_page(templates: &Templates, site: &SiteInfo) -> Result<String, TemplateError> {
     templates.render("404.html", minijinja::context! { site, page_title => "Page not found" })
+}
+
+/// Renders `tasks/index.html`: every task that has models.
+pub fn render_tasks_page(templates: &Templates, site: &SiteInfo, tasks: &[TaskListing]) -> Result<String, TemplateError> {
+    templates.render("tasks.html", minijinja::context! { site, tasks, page_title => "Tasks" })
+}
+
+/// Renders `tasks/<key>/index.html`: one task and its models.
+pub fn render_task_page(
+    templates: &Templates,
+    site: &SiteInfo,
+    task: &TaskLink,
+    models: &[&ModelSummary],
+) -> Result<String, TemplateError> {
+    templates.render("task.html", minijinja::context! { site, task, models, page_title => &task.name })
 }

@@ -20,6 +20,11 @@ use crate::corpus::{load_corpus, Corpus};
 use crate::libraries::{library_link, write_library_pages};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::settings::SiteSettings;
+use crate::search_index::search_index_json;
+use crate::tasks::{write_task_pages, TaskCatalogue};
+
+/// Models the home page lists in its HTML (the search island covers them all).
+const INDEX_PAGE_MODELS: usize = 100;
 use crate::sitemap::{robots_txt, sitemap_xml};
 
 /// What to build and where.
@@ -97,7 +102,8 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     let inference = options.settings.inference();
     let mut summaries = Vec::with_capacity(models.len());
     let mut notes = Vec::new();
-    for outcome in write_model_pages(&staging, &templates, &snippets, &inference, &site, &models)? {
+    let tasks = TaskCatalogue::builtin();
+    for outcome in write_model_pages(&staging, &templates, &snippets, &inference, &tasks, &site, &models)? {
         match outcome {
             Ok((summary, model_notes)) => {
                 summaries.push(summary);
@@ -112,6 +118,8 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     let built = summaries.len();
     write_library_pages(&staging, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
+    write_task_pages(&staging, &templates, &site, &tasks, &summaries)?;
+    staging.write("search-index.json", search_index_json(&summaries, &tasks, snippets.catalogue()).as_bytes())?;
     write_site_pages(&staging, &templates, &site, &base_url, snippets.catalogue(), summaries)?;
     staging.commit()?;
     drop(lock);
@@ -138,6 +146,7 @@ fn write_model_pages(
     templates: &Templates,
     snippets: &SnippetEngine,
     inference: &InferenceSettings,
+    tasks: &TaskCatalogue,
     site: &SiteInfo,
     models: &[LoadedModel],
 ) -> Result<Vec<ModelOutcome>, BuildError> {
@@ -159,6 +168,7 @@ fn write_model_pages(
             };
             let page = ModelPage {
                 model,
+                task: model.record.task().and_then(|t| tasks.link(t, site)),
                 library: usage.as_ref().map(|u| library_link(u.library, site)),
                 examples: usage
                     .into_iter()
@@ -223,16 +233,23 @@ fn write_site_pages(
     catalogue: &Catalogue,
     summaries: Vec<ModelSummary>,
 ) -> Result<(), BuildError> {
-    let library_paths: Vec<String> =
+    let mut listing_paths: Vec<String> =
         catalogue.libraries().iter().map(|l| format!("libraries/{}/", l.key)).collect();
-    let pages = std::iter::once("libraries/")
-        .chain(library_paths.iter().map(String::as_str))
+    let mut task_keys: Vec<&str> = summaries.iter().filter_map(|s| s.task.as_deref()).collect();
+    task_keys.sort_unstable();
+    task_keys.dedup();
+    let known = TaskCatalogue::builtin();
+    listing_paths.extend(task_keys.iter().filter(|k| known.tasks().iter().any(|t| t.key == **k)).map(|k| format!("tasks/{k}/")));
+    let pages = ["libraries/", "tasks/"]
+        .into_iter()
+        .chain(listing_paths.iter().map(String::as_str))
         .chain(summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
     let sitemap = sitemap_xml(base_url, pages);
     staging.write("sitemap.xml", sitemap.as_bytes())?;
     staging.write("robots.txt", robots_txt(base_url).as_bytes())?;
     staging.write("404.html", render_not_found_page(templates, site)?.as_bytes())?;
-    staging.write("index.html", render_index_page(templates, site, &summaries)?.as_bytes())?;
+    let top = &summaries[..summaries.len().min(INDEX_PAGE_MODELS)];
+    staging.write("index.html", render_index_page(templates, site, top, summaries.len())?.as_bytes())?;
     Ok(())
 }
 

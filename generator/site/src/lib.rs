@@ -8,7 +8,9 @@ pub mod assets;
 mod build;
 pub mod corpus;
 mod libraries;
+mod search_index;
 pub mod settings;
+pub mod tasks;
 pub mod output;
 mod sitemap;
 
