@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/modelpages
 NODE_STAMP := site-src/node_modules/.package-lock.json
 
-.PHONY: site islands release checkers test test-rust test-js clean
+.PHONY: site islands release checkers test test-rust test-js test-browser clean
 
 site: islands release
 	$(BIN) build --models models --out dist
@@ -18,7 +18,7 @@ $(NODE_STAMP): site-src/package-lock.json
 islands: $(NODE_STAMP)
 	cd site-src && npm run --silent build
 
-test: test-js test-rust
+test: test-js test-rust test-browser
 
 # The examples' checkers: python3 with pyflakes, node with ESLint (site-src).
 checkers: $(NODE_STAMP)
@@ -29,6 +29,20 @@ test-rust: islands checkers
 
 test-js: $(NODE_STAMP)
 	cd site-src && npm run --silent typecheck && npm test
+
+# Browser tests drive Debian's chromium with playwright-core; no test tool
+# downloads a browser. They run against the default corpus built here.
+CHROMIUM := /usr/bin/chromium
+BROWSER_SITE := target/browser-site
+
+$(CHROMIUM):
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+
+test-browser: islands release $(CHROMIUM)
+	rm -rf $(BROWSER_SITE)
+	$(BIN) build --models models --out $(BROWSER_SITE)/dist
+	cd site-src && MODELPAGES_DIST=../$(BROWSER_SITE)/dist MODELPAGES_SCREENSHOTS=../$(BROWSER_SITE)/screenshots \
+		npm run --silent test:browser
 
 clean:
 	rm -rf dist target site-src/build site-src/node_modules

@@ -1,6 +1,9 @@
 import type { ReactElement } from "react";
+import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { CopyButton } from "./copy";
+import { InferencePicker, initialExample, readExamples } from "./inference";
+import { ModelSearch } from "./search";
 
 /**
  * Turns one prerendered host element into the React element mounted over it.
@@ -21,6 +24,34 @@ const islands: Readonly<Record<string, IslandFactory>> = {
       return null;
     }
     return <CopyButton text={text} label={host.dataset.label ?? "Copy"} />;
+  },
+  inference: (host) => {
+    // data-examples names the element holding the prerendered example figures.
+    const containerId = host.dataset.examples;
+    const container = containerId ? document.getElementById(containerId) : null;
+    if (container === null) {
+      return null;
+    }
+    const examples = readExamples(container);
+    const initial = initialExample(examples);
+    if (initial === null) {
+      return null;
+    }
+    const sections = [...container.querySelectorAll<HTMLElement>("section[data-provider]")];
+    return (
+      <InferencePicker examples={examples} sections={sections} initial={initial.example} fromHash={initial.fromHash} />
+    );
+  },
+  "model-search": (host) => {
+    const indexUrl = host.dataset.index;
+    if (!indexUrl) {
+      return null;
+    }
+    // The prerendered listing the search replaces once its index has loaded.
+    const fallback = [...document.querySelectorAll<HTMLElement>("[data-fallback]")].filter(
+      (element) => element.dataset.fallback === "model-search",
+    );
+    return <ModelSearch indexUrl={indexUrl} base={host.dataset.base ?? "/"} fallback={fallback} />;
   },
 };
 
@@ -47,7 +78,10 @@ export function mountIslands(scope: ParentNode = document): void {
       continue;
     }
     host.setAttribute(MOUNTED_ATTRIBUTE, "");
-    createRoot(host).render(element);
+    const root = createRoot(host);
+    // Render synchronously, so the island replaces the prerendered layout
+    // before the browser paints again (no flash of every inference example).
+    flushSync(() => root.render(element));
   }
 }
 

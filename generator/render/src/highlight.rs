@@ -57,8 +57,10 @@ impl Highlighter {
         self.syntaxes.find_syntax_by_token(token)
     }
 
-    /// CSS for the highlight classes: the light theme by default, the dark one
-    /// under `prefers-color-scheme: dark`.
+    /// CSS for the highlight classes: the light theme under
+    /// `prefers-color-scheme: light`, the dark one under `dark`. Each theme is
+    /// scoped to its scheme because their rule sets differ: a light rule with
+    /// no dark counterpart would otherwise colour dark pages.
     pub fn stylesheet() -> String {
         let themes = ThemeSet::load_defaults();
         let css = |name: &str| {
@@ -66,7 +68,7 @@ impl Highlighter {
                 .expect("bundled themes always produce CSS")
         };
         format!(
-            "{}\n@media (prefers-color-scheme: dark) {{\n{}}}\n",
+            "@media (prefers-color-scheme: light) {{\n{}}}\n@media (prefers-color-scheme: dark) {{\n{}}}\n",
             css(LIGHT_THEME),
             css(DARK_THEME)
         )
@@ -193,6 +195,8 @@ mod tests {
     fn stylesheet_has_light_and_dark_rules() {
         let css = Highlighter::stylesheet();
         assert!(css.contains(".hl-code"));
-        assert!(css.contains("@media (prefers-color-scheme: dark)"));
+        let (light, dark) = css.split_once("@media (prefers-color-scheme: dark)").unwrap();
+        assert!(light.trim_start().starts_with("@media (prefers-color-scheme: light) {"), "no rule outside a scheme");
+        assert!(light.trim_end().ends_with('}') && dark.contains(".hl-code"));
     }
 }

@@ -1,0 +1,168 @@
+// Shared set-up for the browser tests: a static server over the built site and
+// a headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core.
+// Every page opened through `openPage` records console errors, page errors and
+// every request, so each test can assert that none went wrong or off-host.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "../../tools/serve.mjs";
+
+const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const DIST = resolve(siteSrc, process.env.MODELPAGES_DIST ?? "../dist");
+export const SCREENSHOTS = resolve(siteSrc, process.env.MODELPAGES_SCREENSHOTS ?? "build/screenshots");
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Model pages the tests rely on (all in the repository's models/ corpus). */
+export const CHAT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+export const IMAGE_MODEL = "black-forest-labs/FLUX.1-dev";
+export const CLASSIFIER_MODEL = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+
+/** Fails with the fix when the browser or the built site is missing. */
+export function checkPrerequisites() {
+  if (!existsSync(CHROMIUM)) {
+    assert.fail(
+      `${CHROMIUM} is missing: the browser tests drive Debian's Chromium. ` +
+        "Install it with `apt-get install -y chromium` (as root), then run `npm run test:browser` again.",
+    );
+  }
+  if (!existsSync(join(DIST, "index.html"))) {
+    assert.fail(
+      `${DIST} holds no built site: run \`make islands && target/release/modelpages build\` ` +
+        "in the repository root first, or point MODELPAGES_DIST at a built site.",
+    );
+  }
+  // The site embeds a copy of build/islands.js; testing an older copy would
+  // test old code.
+  const bundle = join(siteSrc, "build", "islands.js");
+  const assets = join(DIST, "assets");
+  if (existsSync(bundle) && existsSync(assets)) {
+    const built = readFileSync(bundle);
+    const copies = readdirSync(assets).filter((name) => /^islands\b.*\.js$/.test(name));
+    if (copies.length > 0 && !copies.some((name) => readFileSync(join(assets, name)).equals(built))) {
+      assert.fail(
+        `${DIST} was built with an older islands bundle than build/islands.js: ` +
+          "rebuild the site (`target/release/modelpages build` in the repository root) before the browser tests.",
+      );
+    }
+  }
+}
+
+/**
+ * Starts the server and the browser. Returns { origin, browser, newContext,
+ * openPage, problems, close }.
+ */
+export async function startHarness() {
+  checkPrerequisites();
+  const server = await startServer(DIST, 0);
+  // launch() starts Chromium on a fresh temporary profile directory of its own
+  // (removed on close), so every run is independent of the last; contexts
+  // from newContext() are isolated from each other as well.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+
+  /** Everything that went wrong on any page: checked after each test. */
+  const problems = [];
+  /** Every URL any page requested. */
+  const requests = [];
+
+  const watch = (page) => {
+    page.on("console", (message) => {
+      if (message.type() !== "error") {
+        return;
+      }
+      // Browsers ask every site for /favicon.ico on their own; the generated
+      // site has none yet, which is not an error of the page under test.
+      const source = message.location().url;
+      if (source === `${server.origin}/favicon.ico` && !existsSync(join(DIST, "favicon.ico"))) {
+        return;
+      }
+      problems.push(`console error on ${page.url()}: ${message.text()}${source ? ` (${source})` : ""}`);
+    });
+    page.on("pageerror", (error) => {
+      problems.push(`page error on ${page.url()}: ${error.message}`);
+    });
+    page.on("request", (request) => {
+      requests.push(request.url());
+    });
+  };
+
+  const newContext = async (options = {}) => {
+    const context = await browser.newContext(options);
+    context.on("page", watch);
+    return context;
+  };
+
+  const openPage = async (context, path) => {
+    const page = await context.newPage();
+    await page.goto(`${server.origin}${path}`, { waitUntil: "load" });
+    return page;
+  };
+
+  /** Requests that went anywhere but our server. */
+  const offHostRequests = () =>
+    requests.filter((url) => {
+      if (url.startsWith("data:") || url === "about:blank") {
+        return false;
+      }
+      try {
+        const { hostname, port } = new URL(url);
+        return hostname !== "127.0.0.1" || Number(port) !== server.port;
+      } catch {
+        return true;
+      }
+    });
+
+  const close = async () => {
+    await browser.close();
+    await server.close();
+  };
+
+  return { origin: server.origin, browser, newContext, openPage, problems, requests, offHostRequests, close };
+}
+
+/** Attributes and text of every example figure that is shown. */
+export async function visibleFigures(page) {
+  return page.$$eval("#inference-examples figure.example", (figures) =>
+    figures
+      .filter((figure) => figure.checkVisibility())
+      .map((figure) => ({
+        id: figure.id,
+        provider: figure.dataset.provider,
+        language: figure.dataset.language,
+        client: figure.dataset.client,
+        streaming: figure.dataset.streaming,
+        role: figure.getAttribute("role"),
+        labelledBy: figure.getAttribute("aria-labelledby"),
+        text: figure.querySelector("pre code")?.textContent ?? "",
+      })),
+  );
+}
+
+/** The one visible figure (fails unless exactly one is shown). */
+export async function shownFigure(page) {
+  const shown = await visibleFigures(page);
+  assert.equal(shown.length, 1, `expected exactly one visible example, got ${shown.map((f) => f.id).join(", ")}`);
+  return shown[0];
+}
+
+/** The inference island's tablist named `name` ("Language" or "Client"). */
+export function tablist(page, name) {
+  return page.getByRole("tablist", { name, exact: true });
+}
+
+export function modelPath(id) {
+  return `/${id}/`;
+}
