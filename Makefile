@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/modelpages
 NODE_STAMP := site-src/node_modules/.package-lock.json
 
-.PHONY: site islands release checkers test test-rust test-js test-browser clean
+.PHONY: site islands release checkers test test-rust test-js test-browser bench clean
 
 site: islands release
 	$(BIN) build --models models --out dist
@@ -25,7 +25,7 @@ checkers: $(NODE_STAMP)
 	python3 -m pip install --quiet --disable-pip-version-check -r tests/checkers/requirements.txt
 
 test-rust: islands checkers
-	$(CARGO) test --workspace --locked
+	$(CARGO) test --workspace --locked --exclude modelpages-bench
 
 test-js: $(NODE_STAMP)
 	cd site-src && npm run --silent typecheck && npm test
@@ -43,6 +43,12 @@ test-browser: islands release $(CHROMIUM)
 	$(BIN) build --models models --out $(BROWSER_SITE)/dist
 	cd site-src && MODELPAGES_DIST=../$(BROWSER_SITE)/dist MODELPAGES_SCREENSHOTS=../$(BROWSER_SITE)/screenshots \
 		npm run --silent test:browser
+
+# Benchmarks (not part of `make test`): criterion for the hot stages, then
+# whole builds of 10,000 and 100,000 synthetic models. See BENCHMARKS.md.
+bench: islands release
+	$(CARGO) bench --locked -p modelpages-bench
+	bench/build.sh
 
 clean:
 	rm -rf dist target site-src/build site-src/node_modules

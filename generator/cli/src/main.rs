@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use modelpages_site::{build_site, check_models, BuildOptions, SiteSettings, SETTINGS_FILE};
 
+mod progress;
 mod snippets;
 
 #[derive(Parser)]
@@ -44,6 +45,18 @@ enum Command {
         #[arg(long, default_value = "models")]
         models: PathBuf,
     },
+    /// Write a synthetic corpus of realistic model folders (for scale tests).
+    Synth {
+        /// How many models to write.
+        #[arg(long)]
+        count: usize,
+        /// Folder to write `<namespace>/<name>/` into; must be new or empty.
+        #[arg(long)]
+        out: PathBuf,
+        /// The same seed always gives the same bytes.
+        #[arg(long, default_value_t = modelpages_synth::DEFAULT_SEED)]
+        seed: u64,
+    },
 }
 
 #[derive(Args)]
@@ -65,16 +78,37 @@ struct BuildArgs {
     /// Templates, styles and the bundled islands.
     #[arg(long, default_value = "site-src")]
     site_src: PathBuf,
+    /// Render every page, even those of models that did not change since the
+    /// site in --out was built.
+    #[arg(long)]
+    full: bool,
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line. Library errors name their cause in
+/// their own message already, so a cause whose text is there is not repeated.
+fn describe(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -95,6 +129,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             report_errors(corpus.errors.iter());
             eprintln!("checked {} models, {} failed", corpus.models.len() + corpus.errors.len(), corpus.errors.len());
             Ok(exit_code(corpus.errors.is_empty()))
+        }
+        Command::Synth { count, out, seed } => {
+            let report = modelpages_synth::write_synthetic_corpus(&out, count, seed)
+                .with_context(|| format!("cannot write the synthetic corpus to {}", out.display()))?;
+            eprintln!(
+                "wrote {} synthetic models in {} namespaces to {} in {:.2}s",
+                report.models,
+                report.namespaces,
+                out.display(),
+                report.seconds
+            );
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
@@ -120,8 +166,14 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     if let Some(base_url) = args.base_url {
         settings.base_url = base_url;
     }
-    let options = BuildOptions { models_dir: args.models, out_dir: args.out, site_src: args.site_src, settings };
-    let report = build_site(&options)
+    let options = BuildOptions {
+        models_dir: args.models,
+        out_dir: args.out,
+        site_src: args.site_src,
+        settings,
+        incremental: !args.full,
+    };
+    let report = build_site(&options, &progress::TerminalProgress::new())
         .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;
     for note in &report.notes {
         eprintln!("note: {note}");
@@ -134,10 +186,12 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         );
     }
     eprintln!(
-        "built {} models, {} failed in {:.2}s",
+        "built {} models, {} failed in {:.2}s ({} rendered, {} unchanged)",
         report.built,
         report.errors.len(),
-        report.seconds
+        report.seconds,
+        report.rendered,
+        report.built.saturating_sub(report.rendered),
     );
     Ok(exit_code(report.errors.is_empty()))
 }

@@ -306,3 +306,43 @@ fn regex_lite_loads() -> Vec<String> {
     }
     needles
 }
+
+#[cfg(unix)]
+#[test]
+fn incremental_builds_equal_full_builds_and_rewrite_only_what_changed() {
+    use std::os::unix::fs::MetadataExt;
+    let inode = |p: &Path| fs::metadata(p).unwrap().ino();
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 30, "first");
+    let out = tmp.path().join("dist");
+    let first = build(&models, &out, &site_src());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(first.stderr.contains("(30 rendered, 0 unchanged)"), "{}", first.stderr);
+    let untouched = out.join("ns1/model-1/index.html");
+    let before = inode(&untouched);
+
+    // Change one model's card, add one model, delete one model.
+    fs::write(models.join("ns2/model-2/README.md"), "# changed card\n").unwrap();
+    write(&models, "ns9/added/model.json", r#"{"id": "ns9/added", "pipeline_tag": "fill-mask", "downloads": 5}"#);
+    fs::remove_dir_all(models.join("ns3/model-3")).unwrap();
+    let second = build(&models, &out, &site_src());
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(second.stderr.contains("built 30 models, 0 failed") && second.stderr.contains("(2 rendered, 28 unchanged)"), "{}", second.stderr);
+    assert_eq!(inode(&untouched), before, "an unchanged page is linked, not rewritten");
+    assert!(!out.join("ns3/model-3").exists(), "a deleted model's page disappears");
+    assert!(fs::read_to_string(out.join("ns2/model-2/index.html")).unwrap().contains("changed card"));
+
+    let full = tmp.path().join("full");
+    let run: Run = modelpages().arg("build").arg("--full").arg("--models").arg(&models).arg("--out").arg(&full)
+        .arg("--site-src").arg(site_src()).output().unwrap().into();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(snapshot(&out), snapshot(&full), "incremental output equals a full build");
+
+    // A changed template changes every page: the next build renders them all.
+    let changed_src = tmp.path().join("site-src");
+    copy_tree(&site_src().join("templates"), &changed_src.join("templates"));
+    copy_tree(&site_src().join("static"), &changed_src.join("static"));
+    let third = build(&models, &out, &changed_src);
+    assert!(third.stderr.contains("(30 rendered, 0 unchanged)"), "{}", third.stderr);
+}

@@ -12,7 +12,7 @@ mod record;
 pub use card::{CardMeta, FrontMatterError, ModelCard};
 pub use id::{IdError, ModelId, MAX_ID_LEN};
 pub use load::{
-    discover, load_model, parse_record, Discovery, LoadedModel, ModelSource, RecordError, CARD_FILE,
-    RECORD_FILE,
+    discover, load_model, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
+    ModelSource, RecordError, CARD_FILE, RECORD_FILE,
 };
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};

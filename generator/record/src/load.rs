@@ -138,12 +138,30 @@ pub fn discover(models_dir: &Path) -> Result<Discovery, RecordError> {
     Ok(found)
 }
 
+/// The raw files of a model folder: `model.json` and, if present, `README.md`.
+#[derive(Clone, Debug)]
+pub struct ModelFiles {
+    pub record: Vec<u8>,
+    pub card: Option<Vec<u8>>,
+}
+
+/// Reads one model folder's files without parsing them (links refused).
+pub fn read_model_files(source: &ModelSource) -> Result<ModelFiles, RecordError> {
+    let record = read_regular_file(&source.record_path())?
+        .ok_or_else(|| RecordError::invalid(&source.dir, "no model.json in this model folder"))?;
+    let card = read_regular_file(&source.card_path())?;
+    Ok(ModelFiles { record, card })
+}
+
 /// Reads and validates one model folder.
 pub fn load_model(source: &ModelSource) -> Result<LoadedModel, RecordError> {
+    parse_model(source, read_model_files(source)?)
+}
+
+/// Parses and validates the files of one model folder.
+pub fn parse_model(source: &ModelSource, files: ModelFiles) -> Result<LoadedModel, RecordError> {
     let record_path = source.record_path();
-    let bytes = read_regular_file(&record_path)?
-        .ok_or_else(|| RecordError::invalid(&source.dir, "no model.json in this model folder"))?;
-    let record = parse_record(&record_path, &bytes)?;
+    let record = parse_record(&record_path, &files.record)?;
     let id = ModelId::parse(&record.id)
         .map_err(|e| RecordError::invalid(&record_path, format!("invalid id {:?}: {e}", record.id)))?;
     if id.as_str() != source.folder_id {
@@ -153,7 +171,7 @@ pub fn load_model(source: &ModelSource) -> Result<LoadedModel, RecordError> {
         ));
     }
     let card_path = source.card_path();
-    let card = match read_regular_file(&card_path)? {
+    let card = match files.card {
         None => None,
         Some(bytes) => {
             let text = String::from_utf8(bytes)

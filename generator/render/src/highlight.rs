@@ -13,9 +13,52 @@ const CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 const LIGHT_THEME: &str = "InspiredGitHub";
 const DARK_THEME: &str = "base16-ocean.dark";
 
-/// Holds syntect's syntax set; load it once per build, it is costly.
+/// Holds syntect's syntax set (load it once per build, it is costly) and a
+/// cache of highlighted example shapes.
 pub struct Highlighter {
     syntaxes: SyntaxSet,
+    shapes: ShapeCache,
+}
+
+/// Placeholders are this stem, a number and `X`: letters and digits only, so
+/// they lex like the plain values they stand for.
+const PLACEHOLDER_STEM: &str = "MPVALUEPLACEHOLDER";
+
+/// A value that can stand in a shape: letters, digits, spaces and `-_./:,!?`
+/// only, at least 3 characters. Nothing in it is an escape, a quote, a
+/// format placeholder or markup in any grammar the examples use, and HTML
+/// escaping leaves it as it is.
+pub fn is_plain(value: &str) -> bool {
+    value.len() >= 3
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || " -_./:,!?".contains(c))
+        && !value.starts_with(' ')
+        && !value.ends_with(' ')
+        && !value.contains("  ")
+}
+/// The cache stops growing here; a build keeps working, only slower.
+const MAX_SHAPES: usize = 50_000;
+
+/// Highlighted examples with the model id taken out: examples of different
+/// models usually differ only by the id, and highlighting is the costliest
+/// step of a build. Sharded so rayon's threads rarely wait on each other.
+struct ShapeCache {
+    shards: Vec<std::sync::Mutex<ShapeMap>>,
+}
+
+/// (language, shape) to highlighted HTML.
+type ShapeMap = std::collections::HashMap<(String, String), std::sync::Arc<str>>;
+
+impl ShapeCache {
+    fn new() -> ShapeCache {
+        ShapeCache { shards: (0..16).map(|_| Default::default()).collect() }
+    }
+
+    fn shard(&self, key: &(String, String)) -> &std::sync::Mutex<ShapeMap> {
+        use std::hash::{BuildHasher, RandomState};
+        static STATE: std::sync::OnceLock<RandomState> = std::sync::OnceLock::new();
+        let hash = STATE.get_or_init(RandomState::new).hash_one(key);
+        &self.shards[(hash as usize) % self.shards.len()]
+    }
 }
 
 impl Default for Highlighter {
@@ -26,7 +69,63 @@ impl Default for Highlighter {
 
 impl Highlighter {
     pub fn new() -> Highlighter {
-        Highlighter { syntaxes: SyntaxSet::load_defaults_newlines() }
+        Highlighter { syntaxes: SyntaxSet::load_defaults_newlines(), shapes: ShapeCache::new() }
+    }
+
+    /// Like [`Highlighter::highlight`], cached: identical code is highlighted
+    /// once per build.
+    pub fn highlight_cached(&self, code: &str, lang: &str) -> String {
+        self.highlight_example(code, lang, &[])
+    }
+
+    /// Like [`Highlighter::highlight`] for an example of one model: the
+    /// example's shape, with each of `values` (the model id, its widget texts)
+    /// replaced by a placeholder, is highlighted once per build and the values
+    /// put back. Only plain values are replaced (see [`is_plain`]): they lex
+    /// like any placeholder inside the strings, URLs and comments they sit
+    /// in, which `tests` check byte for byte on the whole corpus.
+    pub fn highlight_example(&self, code: &str, lang: &str, values: &[&str]) -> String {
+        let mut shape = code.to_owned();
+        let mut used: Vec<(String, &str)> = Vec::new();
+        if !code.contains(PLACEHOLDER_STEM) {
+            // Longest first, so a name inside an id is replaced where it stands alone.
+            let mut candidates: Vec<&str> = values.iter().copied().filter(|v| is_plain(v) && code.contains(*v)).collect();
+            candidates.sort_by_key(|v| std::cmp::Reverse(v.len()));
+            candidates.dedup();
+            for value in candidates {
+                let placeholder = format!("{PLACEHOLDER_STEM}{}X", used.len());
+                let replaced = shape.replace(value, &placeholder);
+                // A match that cuts into an earlier placeholder could not be put back.
+                let intact = used.iter().all(|(p, _)| replaced.matches(p.as_str()).count() == shape.matches(p.as_str()).count());
+                if intact && replaced != shape {
+                    shape = replaced;
+                    used.push((placeholder, value));
+                }
+            }
+        }
+        let key = (lang.to_owned(), shape);
+        let shard = self.shard_for(&key);
+        let cached = shard.lock().expect("cache lock").get(&key).cloned();
+        let highlighted = match cached {
+            Some(html) => html,
+            None => {
+                let html: std::sync::Arc<str> = self.highlight(&key.1, lang).into();
+                let mut map = shard.lock().expect("cache lock");
+                if map.len() < MAX_SHAPES / self.shapes.shards.len() {
+                    map.insert(key, html.clone());
+                }
+                html
+            }
+        };
+        let mut out = highlighted.to_string();
+        for (placeholder, value) in used.iter().rev() {
+            out = out.replace(placeholder.as_str(), value);
+        }
+        out
+    }
+
+    fn shard_for(&self, key: &(String, String)) -> &std::sync::Mutex<ShapeMap> {
+        self.shapes.shard(key)
     }
 
     /// Highlights `code` written in `lang` (a fence token such as `python`,

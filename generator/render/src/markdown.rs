@@ -19,7 +19,9 @@ const ID_PREFIX: &str = "user-content-";
 const MARK: char = '\u{E000}';
 
 /// Renders a card's Markdown body to HTML that is safe to put in a page.
-pub fn render_card(markdown: &str, highlighter: &Highlighter) -> String {
+/// `values` are the model's own strings (id, name...): code blocks that
+/// differ only by them share one highlighting (see [`Highlighter::highlight_example`]).
+pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &[&str]) -> String {
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
@@ -41,7 +43,7 @@ pub fn render_card(markdown: &str, highlighter: &Highlighter) -> String {
         }
         (Some(_), Event::End(TagEnd::CodeBlock)) => {
             let (lang, code) = in_code.take().expect("inside a code block");
-            blocks.push(code_block_html(&code, &lang, highlighter));
+            blocks.push(code_block_html(&code, &lang, highlighter, values));
             Some(Event::Html(placeholder(blocks.len() - 1).into()))
         }
         (_, event) => Some(event),
@@ -66,8 +68,8 @@ fn fence_language(info: &str) -> &str {
     word.trim_start_matches('{').split([',', '}']).next().unwrap_or("")
 }
 
-fn code_block_html(code: &str, lang: &str, highlighter: &Highlighter) -> String {
-    format!("<pre class=\"hl-code\"><code>{}</code></pre>", highlighter.highlight(code, lang))
+fn code_block_html(code: &str, lang: &str, highlighter: &Highlighter, values: &[&str]) -> String {
+    format!("<pre class=\"hl-code\"><code>{}</code></pre>", highlighter.highlight_example(code, lang, values))
 }
 
 fn sanitizer() -> &'static ammonia::Builder<'static> {
@@ -100,7 +102,7 @@ mod tests {
     use super::*;
 
     fn render(md: &str) -> String {
-        render_card(md, &Highlighter::new())
+        render_card(md, &Highlighter::new(), &[])
     }
 
     #[test]

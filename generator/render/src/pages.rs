@@ -5,7 +5,7 @@
 
 use minijinja::Value;
 use modelpages_record::{CardMeta, LoadedModel};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::highlight::Highlighter;
 use crate::markdown::render_card;
@@ -24,7 +24,7 @@ pub struct SiteInfo {
 }
 
 /// One row of the model listing.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelSummary {
     pub id: String,
     pub url: String,
@@ -200,6 +200,34 @@ fn language_label(language: &str) -> &'static str {
     }
 }
 
+/// The values examples of `model` differ by from other models' examples:
+/// its id and its widget texts (see [`Highlighter::highlight_example`]).
+fn shape_values(model: &LoadedModel) -> Vec<String> {
+    let record = &model.record;
+    let mut values = vec![model.id.to_string(), model.id.name().to_owned()];
+    for widget in &record.widget_data {
+        values.extend(widget.text.iter().chain(&widget.source_sentence).chain(&widget.context).cloned());
+        values.extend(widget.sentences.iter().cloned());
+    }
+    // Other per-model strings examples quote: base models and provider ids.
+    let strings = |v: Option<&serde_json::Value>| -> Vec<String> {
+        match v {
+            Some(serde_json::Value::String(s)) => vec![s.clone()],
+            Some(serde_json::Value::Array(items)) => items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect(),
+            _ => Vec::new(),
+        }
+    };
+    values.extend(strings(record.card_data.as_ref().and_then(|c| c.get("base_model"))));
+    values.extend(strings(record.card_data.as_ref().and_then(|c| c.get("instance_prompt"))));
+    let config = record.config.as_ref();
+    values.extend(strings(config.and_then(|c| c.pointer("/peft/base_model_name_or_path"))));
+    values.extend(strings(config.and_then(|c| c.pointer("/adapter_transformers/model_name"))));
+    if let Some(serde_json::Value::Object(mapping)) = &record.inference_provider_mapping {
+        values.extend(mapping.values().filter_map(|m| m.get("providerId")?.as_str().map(str::to_owned)));
+    }
+    values
+}
+
 /// Renders a model's page.
 pub fn render_model_page(
     templates: &Templates,
@@ -210,11 +238,13 @@ pub fn render_model_page(
     let model = page.model;
     let record = &model.record;
     let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(CardMetaView::from);
+    let values = shape_values(model);
+    let values: Vec<&str> = values.iter().map(String::as_str).collect();
     let card_html = model
         .card
         .as_ref()
         .filter(|card| !card.body.trim().is_empty())
-        .map(|card| Value::from_safe_string(render_card(&card.body, highlighter)));
+        .map(|card| Value::from_safe_string(render_card(&card.body, highlighter, &values)));
     let examples = page
         .examples
         .iter()
@@ -222,7 +252,7 @@ pub fn render_model_page(
             language: example.language,
             label: language_label(example.language),
             text: &example.text,
-            html: Value::from_safe_string(highlighter.highlight(&example.text, example.language)),
+            html: Value::from_safe_string(highlighter.highlight_example(&example.text, example.language, &values)),
         })
         .collect();
     let mut inference: Vec<ProviderView<'_>> = Vec::new();
@@ -241,7 +271,7 @@ pub fn render_model_page(
             streaming: example.streaming,
             token_env: &example.token_env,
             text: &example.text,
-            html: Value::from_safe_string(highlighter.highlight(&example.text, example.language)),
+            html: Value::from_safe_string(highlighter.highlight_example(&example.text, example.language, &values)),
         };
         match inference.last_mut() {
             Some(group) if group.provider == example.provider => group.examples.push(view),

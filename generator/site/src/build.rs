@@ -16,9 +16,12 @@ use modelpages_snippets::{Catalogue, InferenceOptions, InferenceSettings, Snippe
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
-use crate::corpus::{load_corpus, Corpus};
+use crate::corpus::{load_corpus, load_corpus_reusing, Corpus, ReusedModel};
+use crate::manifest::{global_hash, Manifest, ModelEntry, MANIFEST_FILE};
+use modelpages_record::{parse_model, read_model_files};
 use crate::libraries::{library_link, write_library_pages};
 use crate::output::{lock_output, OutputError, Staging};
+use crate::progress::Progress;
 use crate::settings::SiteSettings;
 use crate::search_index::search_index_json;
 use crate::tasks::{write_task_pages, TaskCatalogue};
@@ -36,6 +39,10 @@ pub struct BuildOptions {
     pub site_src: PathBuf,
     /// Title, base URL, router and hub URLs (`modelpages.toml`).
     pub settings: SiteSettings,
+    /// Reuse the pages of models whose files did not change since the build
+    /// already in `out_dir` (when it was built by this program with the same
+    /// site sources and settings).
+    pub incremental: bool,
 }
 
 impl Default for BuildOptions {
@@ -45,6 +52,7 @@ impl Default for BuildOptions {
             out_dir: "dist".into(),
             site_src: "site-src".into(),
             settings: SiteSettings::default(),
+            incremental: true,
         }
     }
 }
@@ -68,6 +76,8 @@ pub enum BuildError {
 #[derive(Debug)]
 pub struct BuildReport {
     pub built: usize,
+    /// Models whose pages were rendered; the rest were unchanged and reused.
+    pub rendered: usize,
     /// One error per model that was left out, sorted by path.
     pub errors: Vec<RecordError>,
     pub seconds: f64,
@@ -79,13 +89,17 @@ pub struct BuildReport {
 
 /// Builds the whole site into `options.out_dir`, replacing the previous site
 /// only once the new one is complete.
-pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
+pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let base_url = normalize_base_url(&options.settings.base_url)?;
     let templates = Templates::load(&options.site_src.join("templates"))?;
     let assets = collect_assets(&options.site_src)?;
     let lock = lock_output(&options.out_dir)?;
-    let Corpus { models, mut errors } = load_corpus(&options.models_dir).map_err(BuildError::Models)?;
+    let global = global_hash(&options.site_src, &options.settings)
+        .map_err(|source| AssetError { path: options.site_src.clone(), source })?;
+    let previous = if options.incremental { Manifest::load_matching(&options.out_dir, &global) } else { None };
+    let Corpus { mut models, mut inputs, reused, mut errors } =
+        load_corpus_reusing(&options.models_dir, previous.as_ref()).map_err(BuildError::Models)?;
     let snippets = SnippetEngine::new();
 
     let base_path = url_path(&base_url);
@@ -97,15 +111,48 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
     };
     let staging = Staging::create(&options.out_dir, &lock)?;
     for (path, bytes) in &assets.files {
-        staging.write(path, bytes)?;
+        staging.write_or_link(&options.out_dir, path, bytes)?;
     }
-    let inference = options.settings.inference();
-    let mut summaries = Vec::with_capacity(models.len());
+    let mut manifest = Manifest::new(global);
+    let mut summaries = Vec::with_capacity(models.len() + reused.len());
     let mut notes = Vec::new();
+    // Unchanged models keep their page: linked, not written again. One whose
+    // old page went missing is rendered after all.
+    let linked: Vec<(ReusedModel, bool)> = reused
+        .into_par_iter()
+        .map(|r| {
+            let ok = staging.link_from(&options.out_dir, &format!("{}/index.html", r.id)).is_ok();
+            (r, ok)
+        })
+        .collect();
+    for (item, ok) in linked {
+        match (item, ok) {
+            (kept, true) => {
+                summaries.push(kept.entry.summary.clone());
+                notes.extend(kept.entry.notes.iter().cloned());
+                manifest.models.insert(kept.id, kept.entry);
+            }
+            (lost, false) => match read_model_files(&lost.source).and_then(|files| parse_model(&lost.source, files)) {
+                Ok(model) => {
+                    models.push(model);
+                    inputs.push(lost.entry.input);
+                }
+                Err(err) => errors.push(err),
+            },
+        }
+    }
+
+    let inference = options.settings.inference();
     let tasks = TaskCatalogue::builtin();
-    for outcome in write_model_pages(&staging, &templates, &snippets, &inference, &tasks, &site, &models)? {
+    progress.start(models.len() as u64);
+    let outcomes = write_model_pages(&staging, &templates, &snippets, &inference, &tasks, &site, &models, progress);
+    progress.finish();
+    let rendered = models.len();
+    for ((outcome, model), input) in outcomes?.into_iter().zip(&models).zip(inputs) {
         match outcome {
             Ok((summary, model_notes)) => {
+                let entry = ModelEntry { input, summary: summary.clone(), notes: model_notes.clone() };
+                manifest.models.insert(model.id.to_string(), entry);
                 summaries.push(summary);
                 notes.extend(model_notes);
             }
@@ -113,23 +160,41 @@ pub fn build_site(options: &BuildOptions) -> Result<BuildReport, BuildError> {
         }
     }
     errors.sort_by(|a, b| a.path().cmp(b.path()));
+    notes.sort();
     // Listings show the most downloaded first, as visitors expect; the id
     // breaks ties so the order depends on nothing but the input.
     summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     let built = summaries.len();
-    write_library_pages(&staging, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
-    write_task_pages(&staging, &templates, &site, &tasks, &summaries)?;
-    staging.write("search-index.json", search_index_json(&summaries, &tasks, snippets.catalogue()).as_bytes())?;
-    write_site_pages(&staging, &templates, &site, &base_url, snippets.catalogue(), summaries)?;
+    let listings = Listings { staging: &staging, previous: &options.out_dir };
+    write_library_pages(&listings, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
+    write_task_pages(&listings, &templates, &site, &tasks, &summaries)?;
+    listings.write("search-index.json", search_index_json(&summaries, &tasks, snippets.catalogue()).as_bytes())?;
+    write_site_pages(&listings, &templates, &site, &base_url, snippets.catalogue(), summaries)?;
+    staging.write(MANIFEST_FILE, manifest.to_json().as_bytes())?;
     staging.commit()?;
     drop(lock);
     Ok(BuildReport {
         built,
+        rendered,
         errors,
         seconds: started.elapsed().as_secs_f64(),
         notes,
         has_islands: assets.script.is_some(),
     })
+}
+
+/// Where listing pages go: written into the staging folder, or linked from
+/// the previous site when their bytes did not change, so a rebuild rewrites
+/// only what changed.
+pub struct Listings<'a> {
+    staging: &'a Staging,
+    previous: &'a Path,
+}
+
+impl Listings<'_> {
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        self.staging.write_or_link(self.previous, rel, bytes)
+    }
 }
 
 /// A model's listing entry and notes, or why it was left out.
@@ -141,6 +206,7 @@ type ModelOutcome = Result<(ModelSummary, Vec<String>), RecordError>;
 ///
 /// The outer error stops the build (templates, disk); an inner one fails only
 /// that model, e.g. a record whose values no example template can use.
+#[allow(clippy::too_many_arguments)] // the stage's inputs, each used once
 fn write_model_pages(
     staging: &Staging,
     templates: &Templates,
@@ -149,6 +215,7 @@ fn write_model_pages(
     tasks: &TaskCatalogue,
     site: &SiteInfo,
     models: &[LoadedModel],
+    progress: &dyn Progress,
 ) -> Result<Vec<ModelOutcome>, BuildError> {
     let highlighter = Highlighter::new();
     models
@@ -179,6 +246,7 @@ fn write_model_pages(
             };
             let html = render_model_page(templates, &highlighter, site, &page)?;
             staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
+            progress.advance();
             Ok(Ok((ModelSummary::of(model, site), notes)))
         })
         .collect()
@@ -226,7 +294,7 @@ fn hosted_examples(
 
 /// Stage 3: the pages that list models, and the files hosts and crawlers read.
 fn write_site_pages(
-    staging: &Staging,
+    staging: &Listings<'_>,
     templates: &Templates,
     site: &SiteInfo,
     base_url: &str,

@@ -8,12 +8,15 @@ pub mod assets;
 mod build;
 pub mod corpus;
 mod libraries;
+pub mod progress;
 mod search_index;
 pub mod settings;
 pub mod tasks;
 pub mod output;
+pub mod manifest;
 mod sitemap;
 
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
+pub use progress::{NoProgress, Progress};
 pub use settings::{SettingsError, SiteSettings, SETTINGS_FILE};

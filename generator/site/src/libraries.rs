@@ -6,7 +6,7 @@ use modelpages_render::{render_libraries_page, render_library_page, LibraryLink,
 use modelpages_snippets::{Catalogue, Library, SnippetEngine};
 
 use crate::build::BuildError;
-use crate::output::Staging;
+use crate::build::Listings;
 
 /// How pages link to `library`.
 pub fn library_link(library: &Library, site: &SiteInfo) -> LibraryLink {
@@ -22,7 +22,7 @@ pub fn library_link(library: &Library, site: &SiteInfo) -> LibraryLink {
 /// Writes the listing of every catalogue library and a page for each, listing
 /// its models (`summaries` are in index order, so each page is too).
 pub fn write_library_pages(
-    staging: &Staging,
+    staging: &Listings<'_>,
     templates: &Templates,
     site: &SiteInfo,
     catalogue: &Catalogue,

@@ -94,6 +94,28 @@ impl Staging {
         fs::write(&path, bytes).map_err(io_error(&path))
     }
 
+    /// Hard-links `rel` from the previous site into the staging folder: the
+    /// page is unchanged, so it is neither rendered nor written again.
+    pub fn link_from(&self, previous: &Path, rel: &str) -> Result<(), OutputError> {
+        let path = self.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(io_error(parent))?;
+        }
+        fs::hard_link(previous.join(rel), &path).map_err(io_error(&path))
+    }
+
+    /// Writes `bytes` to `rel`, or links the previous site's file when it
+    /// holds exactly these bytes.
+    pub fn write_or_link(&self, previous: &Path, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        let old = previous.join(rel);
+        let unchanged = fs::metadata(&old).is_ok_and(|m| m.len() == bytes.len() as u64)
+            && fs::read(&old).is_ok_and(|old_bytes| old_bytes == bytes);
+        if unchanged && self.link_from(previous, rel).is_ok() {
+            return Ok(());
+        }
+        self.write(rel, bytes)
+    }
+
     /// Makes the staged site the output in one step, then removes the old site.
     pub fn commit(mut self) -> Result<(), OutputError> {
         if self.out.exists() {

@@ -12,12 +12,12 @@
 use std::path::{Path, PathBuf};
 
 use modelpages_snippets::InferenceSettings;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The settings file read when `--config` is not given.
 pub const SETTINGS_FILE: &str = "modelpages.toml";
 
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct SiteSettings {
     pub title: String,

@@ -6,7 +6,7 @@ use modelpages_render::{render_task_page, render_tasks_page, ModelSummary, SiteI
 use serde::Deserialize;
 
 use crate::build::BuildError;
-use crate::output::Staging;
+use crate::build::Listings;
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Task {
@@ -42,7 +42,7 @@ impl TaskCatalogue {
 
 /// Writes `tasks/index.html` and a page per task that has models.
 pub fn write_task_pages(
-    staging: &Staging,
+    staging: &Listings<'_>,
     templates: &Templates,
     site: &SiteInfo,
     catalogue: &TaskCatalogue,

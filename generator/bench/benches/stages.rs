@@ -1,0 +1,89 @@
+//! The costly stages of a build, each alone: snippet generation, highlighting
+//! (with and without the shape cache) and page rendering.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use modelpages_bench::synthetic_models;
+use modelpages_render::{CodeExample, Highlighter, ModelPage, SiteInfo, Templates, render_model_page};
+use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
+
+const MODELS: usize = 1_000;
+
+fn snippets(c: &mut Criterion) {
+    let (_dir, models) = synthetic_models(MODELS);
+    let engine = SnippetEngine::new();
+    let settings = InferenceSettings::default();
+    let mut group = c.benchmark_group("snippets");
+    group.throughput(Throughput::Elements(models.len() as u64));
+    group.sample_size(10);
+    group.bench_function("library+inference, 1000 models", |b| {
+        b.iter(|| {
+            let mut count = 0;
+            for model in &models {
+                if let Some(usage) = engine.library_examples(&model.record).unwrap() {
+                    count += usage.snippets.len();
+                }
+                count += engine.inference_examples(&model.record, &settings, &InferenceOptions::default()).unwrap().snippets.len();
+            }
+            count
+        })
+    });
+    group.finish();
+}
+
+fn highlighting(c: &mut Criterion) {
+    let (_dir, models) = synthetic_models(MODELS);
+    let engine = SnippetEngine::new();
+    let settings = InferenceSettings::default();
+    let examples: Vec<(String, &'static str, String)> = models
+        .iter()
+        .flat_map(|m| {
+            engine
+                .inference_examples(&m.record, &settings, &InferenceOptions::default())
+                .unwrap()
+                .snippets
+                .into_iter()
+                .map(|s| (m.id.to_string(), s.language.as_str(), s.content))
+        })
+        .collect();
+    let mut group = c.benchmark_group("highlight");
+    group.throughput(Throughput::Elements(examples.len() as u64));
+    group.sample_size(10);
+    group.bench_function("uncached", |b| {
+        let hl = Highlighter::new();
+        b.iter(|| examples.iter().map(|(_, lang, text)| hl.highlight(text, lang).len()).sum::<usize>())
+    });
+    group.bench_function("shape cache", |b| {
+        b.iter(|| {
+            let hl = Highlighter::new();
+            examples.iter().map(|(id, lang, text)| hl.highlight_example(text, lang, &[id.as_str()]).len()).sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+fn rendering(c: &mut Criterion) {
+    let (_dir, models) = synthetic_models(MODELS);
+    let templates = Templates::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../site-src/templates")).unwrap();
+    let site = SiteInfo { title: "bench".into(), base_path: "/".into(), stylesheet: "/s.css".into(), script: None };
+    let hl = Highlighter::new();
+    let mut group = c.benchmark_group("render");
+    group.throughput(Throughput::Elements(models.len() as u64));
+    group.sample_size(10);
+    group.bench_function("model pages (card, no examples)", |b| {
+        b.iter(|| {
+            models
+                .iter()
+                .map(|model| {
+                    let page = ModelPage { model, task: None, library: None, examples: Vec::<CodeExample>::new(), inference: Vec::new() };
+                    render_model_page(&templates, &hl, &site, &page).unwrap().len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, snippets, highlighting, rendering);
+criterion_main!(benches);

@@ -1,0 +1,66 @@
+//! The highlight cache (a shape highlighted once, the model id filled in) gives
+//! exactly the bytes that highlighting the final text gives, for every example
+//! of the default corpus, on a cold cache and on a warm one.
+
+use std::path::Path;
+
+use modelpages_render::Highlighter;
+use modelpages_site::load_corpus;
+use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
+
+#[test]
+fn cached_highlighting_is_byte_identical_on_the_whole_corpus() {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    assert_cache_is_exact(&models, 100);
+}
+
+#[test]
+fn cached_highlighting_is_byte_identical_on_a_synthetic_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    modelpages_synth::write_synthetic_corpus(dir.path(), 300, 7).unwrap();
+    assert_cache_is_exact(dir.path(), 300);
+}
+
+/// Every library and inference example of every model, and every code block
+/// of every card, highlights the same through the cache as without it.
+fn assert_cache_is_exact(models: &Path, at_least: usize) {
+    let corpus = load_corpus(models).unwrap();
+    assert!(corpus.models.len() >= at_least, "{} models", corpus.models.len());
+    let engine = SnippetEngine::new();
+    let settings = InferenceSettings::default();
+    let mut examples: Vec<(Vec<String>, &'static str, String)> = Vec::new();
+    for model in &corpus.models {
+        let id = model.id.to_string();
+        let mut values = vec![id.clone(), model.id.name().to_owned()];
+        for w in &model.record.widget_data {
+            values.extend(w.text.iter().chain(&w.source_sentence).chain(&w.context).cloned());
+            values.extend(w.sentences.iter().cloned());
+        }
+        if let Some(usage) = engine.library_examples(&model.record).unwrap() {
+            for s in usage.snippets {
+                examples.push((values.clone(), s.language.as_str(), s.content));
+            }
+        }
+        if let Some(card) = &model.card {
+            for block in card.body.split("```").skip(1).step_by(2) {
+                let (lang, code) = block.split_once('\n').unwrap_or(("", block));
+                examples.push((values.clone(), if lang.trim() == "python" { "python" } else if lang.trim() == "bash" { "sh" } else { "js" }, code.to_owned()));
+            }
+        }
+        for options in [InferenceOptions::default(), InferenceOptions { streaming: true, ..Default::default() }] {
+            for s in engine.inference_examples(&model.record, &settings, &options).unwrap().snippets {
+                examples.push((values.clone(), s.language.as_str(), s.content));
+            }
+        }
+    }
+    assert!(examples.len() > at_least * 5, "{} examples", examples.len());
+    let cached = Highlighter::new();
+    let plain = Highlighter::new();
+    for (values, lang, text) in &examples {
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let want = plain.highlight(text, lang);
+        // Cold (or filled by an earlier model with the same shape), then surely warm.
+        assert_eq!(cached.highlight_example(text, lang, &values), want, "{values:?}, {lang}:\n{text}");
+        assert_eq!(cached.highlight_example(text, lang, &values), want, "warm: {values:?}, {lang}:\n{text}");
+    }
+}
