@@ -294,7 +294,7 @@ fn hosted_examples(
 
 /// Stage 3: the pages that list models, and the files hosts and crawlers read.
 fn write_site_pages(
-    staging: &Listings<'_>,
+    out: &Listings<'_>,
     templates: &Templates,
     site: &SiteInfo,
     base_url: &str,
@@ -313,11 +313,11 @@ fn write_site_pages(
         .chain(listing_paths.iter().map(String::as_str))
         .chain(summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
     let sitemap = sitemap_xml(base_url, pages);
-    staging.write("sitemap.xml", sitemap.as_bytes())?;
-    staging.write("robots.txt", robots_txt(base_url).as_bytes())?;
-    staging.write("404.html", render_not_found_page(templates, site)?.as_bytes())?;
+    out.write("sitemap.xml", sitemap.as_bytes())?;
+    out.write("robots.txt", robots_txt(base_url).as_bytes())?;
+    out.write("404.html", render_not_found_page(templates, site)?.as_bytes())?;
     let top = &summaries[..summaries.len().min(INDEX_PAGE_MODELS)];
-    staging.write("index.html", render_index_page(templates, site, top, summaries.len())?.as_bytes())?;
+    out.write("index.html", render_index_page(templates, site, top, summaries.len())?.as_bytes())?;
     Ok(())
 }
 

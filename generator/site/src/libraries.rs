@@ -22,7 +22,7 @@ pub fn library_link(library: &Library, site: &SiteInfo) -> LibraryLink {
 /// Writes the listing of every catalogue library and a page for each, listing
 /// its models (`summaries` are in index order, so each page is too).
 pub fn write_library_pages(
-    staging: &Listings<'_>,
+    out: &Listings<'_>,
     templates: &Templates,
     site: &SiteInfo,
     catalogue: &Catalogue,
@@ -40,9 +40,9 @@ pub fn write_library_pages(
         let link = library_link(library, site);
         let models = by_library.get(library.key.as_str()).map(Vec::as_slice).unwrap_or(&[]);
         let html = render_library_page(templates, site, &link, models)?;
-        staging.write(&format!("libraries/{}/index.html", library.key), html.as_bytes())?;
+        out.write(&format!("libraries/{}/index.html", library.key), html.as_bytes())?;
         listings.push(LibraryListing { library: link, has_snippets: snippets.has_snippets(&library.key), model_count: models.len() });
     }
-    staging.write("libraries/index.html", render_libraries_page(templates, site, &listings)?.as_bytes())?;
+    out.write("libraries/index.html", render_libraries_page(templates, site, &listings)?.as_bytes())?;
     Ok(())
 }

@@ -42,7 +42,7 @@ impl TaskCatalogue {
 
 /// Writes `tasks/index.html` and a page per task that has models.
 pub fn write_task_pages(
-    staging: &Listings<'_>,
+    out: &Listings<'_>,
     templates: &Templates,
     site: &SiteInfo,
     catalogue: &TaskCatalogue,
@@ -58,10 +58,10 @@ pub fn write_task_pages(
     for task in catalogue.tasks() {
         let Some(models) = by_task.get(task.key.as_str()) else { continue };
         let link = catalogue.link(&task.key, site).expect("a catalogue task");
-        staging.write(&format!("tasks/{}/index.html", task.key), render_task_page(templates, site, &link, models)?.as_bytes())?;
+        out.write(&format!("tasks/{}/index.html", task.key), render_task_page(templates, site, &link, models)?.as_bytes())?;
         listings.push(TaskListing { task: link, modality: task.modality.clone(), model_count: models.len() });
     }
-    staging.write("tasks/index.html", render_tasks_page(templates, site, &listings)?.as_bytes())?;
+    out.write("tasks/index.html", render_tasks_page(templates, site, &listings)?.as_bytes())?;
     Ok(())
 }
 
