@@ -5,20 +5,14 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CHAT_MODEL, IMAGE_MODEL, SCREENSHOTS, modelPath, startHarness } from "./harness.mjs";
+import { CHAT_MODEL, IMAGE_MODEL, SCREENSHOTS, modelPath, useHarness } from "./harness.mjs";
 
 let harness;
-before(async () => {
-  harness = await startHarness();
+useHarness({ before, after, afterEach }, (started) => {
+  harness = started;
+});
+before(() => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-});
-after(async () => {
-  await harness?.close();
-});
-afterEach(() => {
-  const problems = harness.problems.splice(0);
-  assert.deepEqual(problems, [], "console or page errors");
-  assert.deepEqual(harness.offHostRequests(), [], "requests to hosts other than the test server");
 });
 
 const SCHEMES = ["light", "dark"];

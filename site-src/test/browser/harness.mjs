@@ -134,6 +134,27 @@ export async function startHarness() {
 }
 
 /** Attributes and text of every example figure that is shown. */
+/**
+ * Registers the hooks every browser test file needs: start the harness before
+ * the tests (handing it to `onStart`), close it after, and after each test
+ * check that no page logged an error or asked another host for anything.
+ */
+export function useHarness({ before, after, afterEach }, onStart) {
+  let harness;
+  before(async () => {
+    harness = await startHarness();
+    onStart(harness);
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  afterEach(() => {
+    const problems = harness.problems.splice(0);
+    assert.deepEqual(problems, [], "console or page errors");
+    assert.deepEqual(harness.offHostRequests(), [], "requests to hosts other than the test server");
+  });
+}
+
 export async function visibleFigures(page) {
   return page.$$eval("#inference-examples figure.example", (figures) =>
     figures

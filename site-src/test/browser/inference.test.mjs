@@ -8,23 +8,15 @@ import {
   IMAGE_MODEL,
   modelPath,
   shownFigure,
-  startHarness,
+  useHarness,
   tablist,
   visibleFigures,
 } from "./harness.mjs";
 
+// Every page of every test: no console error, no uncaught error, no other host.
 let harness;
-before(async () => {
-  harness = await startHarness();
-});
-after(async () => {
-  await harness?.close();
-});
-afterEach(() => {
-  // Every page of every test: no console error, no uncaught error, no other host.
-  const problems = harness.problems.splice(0);
-  assert.deepEqual(problems, [], "console or page errors");
-  assert.deepEqual(harness.offHostRequests(), [], "requests to hosts other than the test server");
+useHarness({ before, after, afterEach }, (started) => {
+  harness = started;
 });
 
 /** Opens a model page in a fresh context (empty localStorage) unless one is given. */

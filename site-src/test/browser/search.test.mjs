@@ -4,23 +4,17 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DIST, startHarness } from "./harness.mjs";
+import { DIST, useHarness } from "./harness.mjs";
 
 const PAGE_SIZE = 50;
 
 let harness;
 let index;
-before(async () => {
-  harness = await startHarness();
+useHarness({ before, after, afterEach }, (started) => {
+  harness = started;
+});
+before(() => {
   index = JSON.parse(readFileSync(join(DIST, "search-index.json"), "utf8"));
-});
-after(async () => {
-  await harness?.close();
-});
-afterEach(() => {
-  const problems = harness.problems.splice(0);
-  assert.deepEqual(problems, [], "console or page errors");
-  assert.deepEqual(harness.offHostRequests(), [], "requests to hosts other than the test server");
 });
 
 const format = (n) => new Intl.NumberFormat("en-US").format(n);
