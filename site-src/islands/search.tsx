@@ -215,44 +215,28 @@ function SearchPanel({ index, base }: SearchPanelProps) {
             }}
           />
         </div>
-        <div className="search-field">
-          <label htmlFor={`${ids}-task`}>Task</label>
-          <select
-            id={`${ids}-task`}
-            className="search-select"
-            value={task < 0 ? "" : filters.task}
-            onChange={(event) => update({ task: event.currentTarget.value })}
-          >
-            <option value="">All tasks ({numberFormat.format(counts.allTasks)})</option>
-            {taskOptions.map(({ facet, position }) => {
-              const found = counts.tasks[position] ?? 0;
-              return found > 0 || position === task ? (
-                <option key={facet.key} value={facet.key}>
-                  {facet.label} ({numberFormat.format(found)})
-                </option>
-              ) : null;
-            })}
-          </select>
-        </div>
-        <div className="search-field">
-          <label htmlFor={`${ids}-library`}>Library</label>
-          <select
-            id={`${ids}-library`}
-            className="search-select"
-            value={library < 0 ? "" : filters.library}
-            onChange={(event) => update({ library: event.currentTarget.value })}
-          >
-            <option value="">All libraries ({numberFormat.format(counts.allLibraries)})</option>
-            {libraryOptions.map(({ facet, position }) => {
-              const found = counts.libraries[position] ?? 0;
-              return found > 0 || position === library ? (
-                <option key={facet.key} value={facet.key}>
-                  {facet.label} ({numberFormat.format(found)})
-                </option>
-              ) : null;
-            })}
-          </select>
-        </div>
+        <FacetSelect
+          id={`${ids}-task`}
+          label="Task"
+          allLabel="All tasks"
+          allCount={counts.allTasks}
+          options={taskOptions}
+          counts={counts.tasks}
+          selected={task}
+          value={filters.task}
+          onChange={(key) => update({ task: key })}
+        />
+        <FacetSelect
+          id={`${ids}-library`}
+          label="Library"
+          allLabel="All libraries"
+          allCount={counts.allLibraries}
+          options={libraryOptions}
+          counts={counts.libraries}
+          selected={library}
+          value={filters.library}
+          onChange={(key) => update({ library: key })}
+        />
         <div className="search-field">
           <label htmlFor={`${ids}-sort`}>Sort by</label>
           <select
@@ -336,6 +320,47 @@ function SearchPanel({ index, base }: SearchPanelProps) {
           </button>
         </nav>
       ) : null}
+    </div>
+  );
+}
+
+interface FacetSelectProps {
+  id: string;
+  label: string;
+  allLabel: string;
+  allCount: number;
+  options: readonly { facet: Facet; position: number }[];
+  /** Matching models per facet position, given the other filters. */
+  counts: ArrayLike<number>;
+  /** Position of the chosen facet, or -1 for all. */
+  selected: number;
+  value: string;
+  onChange: (key: string) => void;
+}
+
+/** A task or library filter: facets with matches (and the chosen one), with counts. */
+function FacetSelect({ id, label, allLabel, allCount, options, counts, selected, value, onChange }: FacetSelectProps) {
+  return (
+    <div className="search-field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        className="search-select"
+        value={selected < 0 ? "" : value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      >
+        <option value="">
+          {allLabel} ({numberFormat.format(allCount)})
+        </option>
+        {options.map(({ facet, position }) => {
+          const found = counts[position] ?? 0;
+          return found > 0 || position === selected ? (
+            <option key={facet.key} value={facet.key}>
+              {facet.label} ({numberFormat.format(found)})
+            </option>
+          ) : null;
+        })}
+      </select>
     </div>
   );
 }
