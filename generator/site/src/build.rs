@@ -169,7 +169,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     write_library_pages(&listings, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
     write_task_pages(&listings, &templates, &site, &tasks, &summaries)?;
     listings.write("search-index.json", search_index_json(&summaries, &tasks, snippets.catalogue()).as_bytes())?;
-    write_site_pages(&listings, &templates, &site, &base_url, snippets.catalogue(), summaries)?;
+    write_site_pages(&listings, &templates, &site, &base_url, snippets.catalogue(), &tasks, summaries)?;
     staging.write(MANIFEST_FILE, manifest.to_json().as_bytes())?;
     staging.commit()?;
     drop(lock);
@@ -299,6 +299,7 @@ fn write_site_pages(
     site: &SiteInfo,
     base_url: &str,
     catalogue: &Catalogue,
+    tasks: &TaskCatalogue,
     summaries: Vec<ModelSummary>,
 ) -> Result<(), BuildError> {
     let mut listing_paths: Vec<String> =
@@ -306,8 +307,8 @@ fn write_site_pages(
     let mut task_keys: Vec<&str> = summaries.iter().filter_map(|s| s.task.as_deref()).collect();
     task_keys.sort_unstable();
     task_keys.dedup();
-    let known = TaskCatalogue::builtin();
-    listing_paths.extend(task_keys.iter().filter(|k| known.tasks().iter().any(|t| t.key == **k)).map(|k| format!("tasks/{k}/")));
+    // Only known tasks have pages (see `TaskCatalogue::link`).
+    listing_paths.extend(task_keys.iter().filter_map(|k| tasks.link(k, site)).map(|t| format!("tasks/{}/", t.key)));
     let pages = ["libraries/", "tasks/"]
         .into_iter()
         .chain(listing_paths.iter().map(String::as_str))
