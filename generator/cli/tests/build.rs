@@ -205,18 +205,6 @@ fn output_that_is_a_file_is_refused() {
     assert_eq!(fs::read_to_string(&out).unwrap(), "precious");
 }
 
-pub fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).unwrap();
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 pub fn assert_no_staging_left(parent: &Path) {
     let leftovers: Vec<_> = fs::read_dir(parent)
         .unwrap()
@@ -345,4 +333,25 @@ fn incremental_builds_equal_full_builds_and_rewrite_only_what_changed() {
     copy_tree(&site_src().join("static"), &changed_src.join("static"));
     let third = build(&models, &out, &changed_src);
     assert!(third.stderr.contains("(30 rendered, 0 unchanged)"), "{}", third.stderr);
+}
+
+#[test]
+fn listing_pages_show_the_most_downloaded_and_link_to_search() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 130, "listing");
+    let out = tmp.path().join("dist");
+    let run = build(&models, &out, &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (page, search) in [("libraries/transformers/index.html", "/?library=transformers"), ("tasks/text-classification/index.html", "/?task=text-classification")] {
+        let html = fs::read_to_string(out.join(page)).unwrap();
+        let rows = html.matches("<tr><td><a href=").count();
+        assert_eq!(rows, 100, "{page} lists the 100 most downloaded");
+        assert!(html.contains("130 models."), "{page} counts them all");
+        assert!(html.contains(&format!("href=\"{search}\"")), "{page} links the search for the rest");
+        // synthetic_corpus gives model-i i downloads: the most downloaded first.
+        let first = html.find("ns3/model-129/").unwrap();
+        assert!(first < html.find("ns2/model-128/").unwrap());
+        assert!(!html.contains("ns0/model-0/"), "{page}: the least downloaded is left to the search");
+    }
 }

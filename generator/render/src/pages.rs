@@ -316,14 +316,16 @@ pub fn render_libraries_page(
     templates.render("libraries.html", minijinja::context! { site, libraries, page_title => "Libraries" })
 }
 
-/// Renders `libraries/<key>/index.html`: one library and its models.
+/// Renders `libraries/<key>/index.html`: one library and its most downloaded
+/// models (`models`, of `model_count` in all; the search covers the rest).
 pub fn render_library_page(
     templates: &Templates,
     site: &SiteInfo,
     library: &LibraryLink,
     models: &[&ModelSummary],
+    model_count: usize,
 ) -> Result<String, TemplateError> {
-    templates.render("library.html", minijinja::context! { site, library, models, page_title => &library.label })
+    templates.render("library.html", minijinja::context! { site, library, models, model_count, page_title => &library.label })
 }
 
 /// Renders the home page: the most downloaded models (what visitors see
@@ -331,7 +333,7 @@ pub fn render_library_page(
 pub fn render_index_page(
     templates: &Templates,
     site: &SiteInfo,
-    top_models: &[ModelSummary],
+    top_models: &[&ModelSummary],
     model_count: usize,
 ) -> Result<String, TemplateError> {
     templates.render("index.html", minijinja::context! { site, models => top_models, model_count, page_title => &site.title })
@@ -347,12 +349,14 @@ pub fn render_tasks_page(templates: &Templates, site: &SiteInfo, tasks: &[TaskLi
     templates.render("tasks.html", minijinja::context! { site, tasks, page_title => "Tasks" })
 }
 
-/// Renders `tasks/<key>/index.html`: one task and its models.
+/// Renders `tasks/<key>/index.html`: one task and its most downloaded models
+/// (`models`, of `model_count` in all).
 pub fn render_task_page(
     templates: &Templates,
     site: &SiteInfo,
     task: &TaskLink,
     models: &[&ModelSummary],
+    model_count: usize,
 ) -> Result<String, TemplateError> {
-    templates.render("task.html", minijinja::context! { site, task, models, page_title => &task.name })
+    templates.render("task.html", minijinja::context! { site, task, models, model_count, page_title => &task.name })
 }

@@ -2,33 +2,33 @@
 //! site. Each stage lives in its own module and passes plain data on.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use modelpages_record::{LoadedModel, RecordError};
+use modelpages_record::{parse_model, read_model_files, LoadedModel, ModelRecord, RecordError};
 use modelpages_render::{
-    render_index_page, render_model_page, render_not_found_page, CodeExample, Highlighter, ModelPage,
-    ModelSummary, SiteInfo, TemplateError, Templates,
+    render_index_page, render_model_page, render_not_found_page, CodeExample, Highlighter, InferenceExample,
+    ModelPage, ModelSummary, SiteInfo, TemplateError, Templates,
 };
-use modelpages_record::ModelRecord;
-use modelpages_render::InferenceExample;
 use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{Catalogue, InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
-use crate::corpus::{load_corpus, load_corpus_reusing, Corpus, ReusedModel};
-use crate::manifest::{global_hash, Manifest, ModelEntry, MANIFEST_FILE};
-use modelpages_record::{parse_model, read_model_files};
+use crate::corpus::{load_corpus, Corpus};
+use crate::journal::{recover, Transaction};
 use crate::libraries::{library_link, write_library_pages};
+use crate::manifest::{global_hash, input_hash, Manifest, ModelEntry};
 use crate::output::{lock_output, OutputError, Staging};
+use crate::plan::{plan_build, BuildPlan, ReadJob};
 use crate::progress::Progress;
-use crate::settings::SiteSettings;
 use crate::search_index::search_index_json;
+use crate::settings::SiteSettings;
+use crate::sitemap::{robots_txt, sitemap_xml};
 use crate::tasks::{write_task_pages, TaskCatalogue};
+use crate::writer::SiteWriter;
 
 /// Models the home page lists in its HTML (the search island covers them all).
 const INDEX_PAGE_MODELS: usize = 100;
-use crate::sitemap::{robots_txt, sitemap_xml};
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -87,20 +87,29 @@ pub struct BuildReport {
     pub has_islands: bool,
 }
 
-/// Builds the whole site into `options.out_dir`, replacing the previous site
-/// only once the new one is complete.
+/// Builds the whole site into `options.out_dir`. Readers see the previous
+/// site until the new one is complete (see [`SiteWriter`]).
 pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
+    let started_ns = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let base_url = normalize_base_url(&options.settings.base_url)?;
     let templates = Templates::load(&options.site_src.join("templates"))?;
     let assets = collect_assets(&options.site_src)?;
-    let lock = lock_output(&options.out_dir)?;
+    let out = &options.out_dir;
+    let lock = lock_output(out)?;
+    // A build killed after committing its change is finished first, so the
+    // manifest read next describes the site on disk.
+    recover(out, &lock)?;
     let global = global_hash(&options.site_src, &options.settings)
         .map_err(|source| AssetError { path: options.site_src.clone(), source })?;
-    let previous = if options.incremental { Manifest::load_matching(&options.out_dir, &global) } else { None };
-    let Corpus { mut models, mut inputs, reused, mut errors } =
-        load_corpus_reusing(&options.models_dir, previous.as_ref()).map_err(BuildError::Models)?;
-    let snippets = SnippetEngine::new();
+    let previous = if options.incremental { Manifest::load_matching(out, &global) } else { None };
+    let had_previous = previous.is_some();
+    let plan = plan_build(&options.models_dir, previous).map_err(BuildError::Models)?;
+    let writer = if had_previous && is_small_change(&plan) {
+        SiteWriter::InPlace(Transaction::begin(out, &lock)?)
+    } else {
+        SiteWriter::Fresh { staging: Staging::create(out, &lock)?, previous: out.clone() }
+    };
 
     let base_path = url_path(&base_url);
     let site = SiteInfo {
@@ -109,69 +118,76 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         script: assets.script.as_ref().map(|s| format!("{base_path}{s}")),
         base_path,
     };
-    let staging = Staging::create(&options.out_dir, &lock)?;
     for (path, bytes) in &assets.files {
-        staging.write_or_link(&options.out_dir, path, bytes)?;
+        writer.write_listing(path, bytes)?;
     }
-    let mut manifest = Manifest::new(global);
-    let mut summaries = Vec::with_capacity(models.len() + reused.len());
-    let mut notes = Vec::new();
-    // Unchanged models keep their page: linked, not written again. One whose
-    // old page went missing is rendered after all.
-    let linked: Vec<(ReusedModel, bool)> = reused
-        .into_par_iter()
-        .map(|r| {
-            let ok = staging.link_from(&options.out_dir, &format!("{}/index.html", r.id)).is_ok();
-            (r, ok)
-        })
-        .collect();
-    for (item, ok) in linked {
-        match (item, ok) {
-            (kept, true) => {
-                summaries.push(kept.entry.summary.clone());
-                notes.extend(kept.entry.notes.iter().cloned());
-                manifest.models.insert(kept.id, kept.entry);
-            }
-            (lost, false) => match read_model_files(&lost.source).and_then(|files| parse_model(&lost.source, files)) {
-                Ok(model) => {
-                    models.push(model);
-                    inputs.push(lost.entry.input);
-                }
-                Err(err) => errors.push(err),
-            },
+    let BuildPlan { mut read, keep, removed, mut errors } = plan;
+    for (_, entry) in &removed {
+        entry.files.iter().for_each(|f| writer.remove(f));
+    }
+    let mut manifest = Manifest::new(global, started_ns);
+    // Unchanged models keep their files; one whose files went missing is
+    // read and rendered after all.
+    let kept: Vec<_> = keep.into_par_iter().map(|(source, entry)| {
+        let whole = entry.files.iter().all(|f| writer.keep(f));
+        (source, entry, whole)
+    }).collect();
+    for (source, entry, whole) in kept {
+        if whole {
+            manifest.models.insert(source.folder_id, entry);
+        } else {
+            read.push(ReadJob { stamp: String::new(), source, previous: None });
         }
     }
 
-    let inference = options.settings.inference();
-    let tasks = TaskCatalogue::builtin();
-    progress.start(models.len() as u64);
-    let outcomes = write_model_pages(&staging, &templates, &snippets, &inference, &tasks, &site, &models, progress);
+    let stage = RenderStage {
+        writer: &writer,
+        templates: &templates,
+        snippets: SnippetEngine::new(),
+        inference: options.settings.inference(),
+        tasks: TaskCatalogue::builtin(),
+        site: &site,
+        highlighter: Highlighter::new(),
+    };
+    progress.start(read.len() as u64);
+    let outcomes: Vec<(String, ModelOutcome)> = read
+        .into_par_iter()
+        .map(|job| {
+            let id = job.source.folder_id.clone();
+            let outcome = stage.process(job);
+            progress.advance();
+            outcome.map(|o| (id, o))
+        })
+        .collect::<Result<_, _>>()?;
     progress.finish();
-    let rendered = models.len();
-    for ((outcome, model), input) in outcomes?.into_iter().zip(&models).zip(inputs) {
+    let mut rendered = 0;
+    for (id, outcome) in outcomes {
         match outcome {
-            Ok((summary, model_notes)) => {
-                let entry = ModelEntry { input, summary: summary.clone(), notes: model_notes.clone() };
-                manifest.models.insert(model.id.to_string(), entry);
-                summaries.push(summary);
-                notes.extend(model_notes);
+            ModelOutcome::Rendered(entry) => {
+                rendered += 1;
+                manifest.models.insert(id, *entry);
             }
-            Err(err) => errors.push(err),
+            ModelOutcome::Unchanged(entry) => {
+                manifest.models.insert(id, *entry);
+            }
+            ModelOutcome::Failed(err) => errors.push(err),
         }
     }
     errors.sort_by(|a, b| a.path().cmp(b.path()));
+    let mut notes: Vec<String> = manifest.models.values().flat_map(|e| e.notes.iter().cloned()).collect();
     notes.sort();
     // Listings show the most downloaded first, as visitors expect; the id
     // breaks ties so the order depends on nothing but the input.
+    let mut summaries: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
     summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     let built = summaries.len();
-    let listings = Listings { staging: &staging, previous: &options.out_dir };
-    write_library_pages(&listings, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
-    write_task_pages(&listings, &templates, &site, &tasks, &summaries)?;
-    listings.write("search-index.json", search_index_json(&summaries, &tasks, snippets.catalogue()).as_bytes())?;
-    write_site_pages(&listings, &templates, &site, &base_url, snippets.catalogue(), &tasks, summaries)?;
-    staging.write(MANIFEST_FILE, manifest.to_json().as_bytes())?;
-    staging.commit()?;
+    write_library_pages(&writer, &templates, &site, stage.snippets.catalogue(), &stage.snippets, &summaries)?;
+    write_task_pages(&writer, &templates, &site, &stage.tasks, &summaries)?;
+    writer.write_listing("search-index.json", search_index_json(&summaries, &stage.tasks, stage.snippets.catalogue()).as_bytes())?;
+    write_site_pages(&writer, &templates, &site, &base_url, stage.snippets.catalogue(), &stage.tasks, &summaries)?;
+    drop(summaries);
+    drop(stage);
+    writer.commit(out, manifest)?;
     drop(lock);
     Ok(BuildReport {
         built,
@@ -183,73 +199,113 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     })
 }
 
-/// Where listing pages go: written into the staging folder, or linked from
-/// the previous site when their bytes did not change, so a rebuild rewrites
-/// only what changed.
-pub struct Listings<'a> {
-    staging: &'a Staging,
-    previous: &'a Path,
+/// Whether a change is small enough to apply in place: a fresh tree would
+/// have to link every page of the site, a transaction touches only what changed.
+fn is_small_change(plan: &BuildPlan) -> bool {
+    let limit = (plan.model_count() / 20).max(200);
+    plan.read.len() + plan.removed.len() <= limit
 }
 
-impl Listings<'_> {
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        self.staging.write_or_link(self.previous, rel, bytes)
+/// What became of one model that had to be read.
+enum ModelOutcome {
+    /// Its page (and other files) were rendered and written.
+    Rendered(Box<ModelEntry>),
+    /// Its files were touched but hold the same bytes: nothing to do.
+    Unchanged(Box<ModelEntry>),
+    /// It was left out, with the reason.
+    Failed(RecordError),
+}
+
+/// Stages 2 to 4 for each model that has to be read: generate its examples,
+/// render (and highlight) its page, write it. Models run in parallel and each
+/// page is written as soon as it is rendered, and each model's card is read
+/// only then, so memory does not grow with the site.
+struct RenderStage<'a> {
+    writer: &'a SiteWriter,
+    templates: &'a Templates,
+    snippets: SnippetEngine,
+    inference: InferenceSettings,
+    tasks: TaskCatalogue,
+    site: &'a SiteInfo,
+    highlighter: Highlighter,
+}
+
+impl RenderStage<'_> {
+    /// The outer error stops the build (templates, disk); a failed model is
+    /// an outcome, e.g. a record whose values no example template can use.
+    fn process(&self, job: ReadJob) -> Result<ModelOutcome, BuildError> {
+        let ReadJob { source, stamp, previous } = job;
+        let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
+        let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
+        let files = match read_model_files(&source) {
+            Ok(files) => files,
+            Err(err) => {
+                forget_old(self.writer);
+                return Ok(ModelOutcome::Failed(err));
+            }
+        };
+        let input = input_hash(&files.record, files.card.as_deref());
+        if let Some(mut entry) = previous.filter(|e| e.input == input) {
+            if entry.files.iter().all(|f| self.writer.keep(f)) {
+                entry.stamp = stamp;
+                return Ok(ModelOutcome::Unchanged(Box::new(entry)));
+            }
+        }
+        let model = match parse_model(&source, files) {
+            Ok(model) => model,
+            Err(err) => {
+                forget_old(self.writer);
+                return Ok(ModelOutcome::Failed(err));
+            }
+        };
+        let (pages, summary, notes) = match self.render(&model)? {
+            Ok(rendered) => rendered,
+            Err(err) => {
+                forget_old(self.writer);
+                return Ok(ModelOutcome::Failed(err));
+            }
+        };
+        for (rel, bytes) in &pages {
+            self.writer.write(rel, bytes.as_bytes())?;
+        }
+        let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
+        old_files.iter().filter(|f| !files.contains(f)).for_each(|f| self.writer.remove(f));
+        Ok(ModelOutcome::Rendered(Box::new(ModelEntry { input, stamp, summary, notes, files })))
     }
-}
 
-/// A model's listing entry and notes, or why it was left out.
-type ModelOutcome = Result<(ModelSummary, Vec<String>), RecordError>;
-
-/// Stages 2 to 4 for each model: generate its examples, render (and
-/// highlight) its page, write it. Models run in parallel and each page is
-/// written as soon as it is rendered, so memory does not grow with the site.
-///
-/// The outer error stops the build (templates, disk); an inner one fails only
-/// that model, e.g. a record whose values no example template can use.
-#[allow(clippy::too_many_arguments)] // the stage's inputs, each used once
-fn write_model_pages(
-    staging: &Staging,
-    templates: &Templates,
-    snippets: &SnippetEngine,
-    inference: &InferenceSettings,
-    tasks: &TaskCatalogue,
-    site: &SiteInfo,
-    models: &[LoadedModel],
-    progress: &dyn Progress,
-) -> Result<Vec<ModelOutcome>, BuildError> {
-    let highlighter = Highlighter::new();
-    models
-        .par_iter()
-        .map(|model| {
-            let failed = |err: modelpages_snippets::SnippetError| {
-                let path = model.source.record_path();
-                Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
-            };
-            let usage = match snippets.library_examples(&model.record) {
-                Ok(usage) => usage,
-                Err(err) => return failed(err),
-            };
-            let (hosted, notes) = match hosted_examples(snippets, inference, &model.record) {
-                Ok(found) => found,
-                Err(err) => return failed(err),
-            };
-            let page = ModelPage {
-                model,
-                task: model.record.task().and_then(|t| tasks.link(t, site)),
-                library: usage.as_ref().map(|u| library_link(u.library, site)),
-                examples: usage
-                    .into_iter()
-                    .flat_map(|u| u.snippets)
-                    .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
-                    .collect(),
-                inference: hosted,
-            };
-            let html = render_model_page(templates, &highlighter, site, &page)?;
-            staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
-            progress.advance();
-            Ok(Ok((ModelSummary::of(model, site), notes)))
-        })
-        .collect()
+    /// A model's files (path in the site, contents), listing entry and notes.
+    #[allow(clippy::type_complexity)] // one tuple, named where it is taken apart
+    fn render(
+        &self,
+        model: &LoadedModel,
+    ) -> Result<Result<(Vec<(String, String)>, ModelSummary, Vec<String>), RecordError>, BuildError> {
+        let failed = |err: modelpages_snippets::SnippetError| {
+            let path = model.source.record_path();
+            Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
+        };
+        let usage = match self.snippets.library_examples(&model.record) {
+            Ok(usage) => usage,
+            Err(err) => return failed(err),
+        };
+        let (hosted, notes) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
+            Ok(found) => found,
+            Err(err) => return failed(err),
+        };
+        let page = ModelPage {
+            model,
+            task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
+            library: usage.as_ref().map(|u| library_link(u.library, self.site)),
+            examples: usage
+                .into_iter()
+                .flat_map(|u| u.snippets)
+                .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
+                .collect(),
+            inference: hosted,
+        };
+        let html = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
+        let files = vec![(format!("{}/index.html", model.id), html)];
+        Ok(Ok((files, ModelSummary::of(model, self.site), notes)))
+    }
 }
 
 /// Every hosted-inference example of a model, for every provider and client;
@@ -294,13 +350,13 @@ fn hosted_examples(
 
 /// Stage 3: the pages that list models, and the files hosts and crawlers read.
 fn write_site_pages(
-    out: &Listings<'_>,
+    out: &SiteWriter,
     templates: &Templates,
     site: &SiteInfo,
     base_url: &str,
     catalogue: &Catalogue,
     tasks: &TaskCatalogue,
-    summaries: Vec<ModelSummary>,
+    summaries: &[&ModelSummary],
 ) -> Result<(), BuildError> {
     let mut listing_paths: Vec<String> =
         catalogue.libraries().iter().map(|l| format!("libraries/{}/", l.key)).collect();
@@ -314,11 +370,11 @@ fn write_site_pages(
         .chain(listing_paths.iter().map(String::as_str))
         .chain(summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
     let sitemap = sitemap_xml(base_url, pages);
-    out.write("sitemap.xml", sitemap.as_bytes())?;
-    out.write("robots.txt", robots_txt(base_url).as_bytes())?;
-    out.write("404.html", render_not_found_page(templates, site)?.as_bytes())?;
+    out.write_listing("sitemap.xml", sitemap.as_bytes())?;
+    out.write_listing("robots.txt", robots_txt(base_url).as_bytes())?;
+    out.write_listing("404.html", render_not_found_page(templates, site)?.as_bytes())?;
     let top = &summaries[..summaries.len().min(INDEX_PAGE_MODELS)];
-    out.write("index.html", render_index_page(templates, site, top, summaries.len())?.as_bytes())?;
+    out.write_listing("index.html", render_index_page(templates, site, top, summaries.len())?.as_bytes())?;
     Ok(())
 }
 

@@ -14,6 +14,9 @@ pub mod settings;
 pub mod tasks;
 pub mod output;
 pub mod manifest;
+mod journal;
+mod plan;
+mod writer;
 mod sitemap;
 
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};

@@ -6,7 +6,12 @@ use modelpages_render::{render_libraries_page, render_library_page, LibraryLink,
 use modelpages_snippets::{Catalogue, Library, SnippetEngine};
 
 use crate::build::BuildError;
-use crate::build::Listings;
+use crate::writer::SiteWriter;
+
+/// Models a library or task page lists (the most downloaded); a page listing
+/// the 45,000 transformers models of a large hub would be megabytes, and the
+/// search, linked from the page, covers them all.
+pub const LISTING_PAGE_MODELS: usize = 100;
 
 /// How pages link to `library`.
 pub fn library_link(library: &Library, site: &SiteInfo) -> LibraryLink {
@@ -22,12 +27,12 @@ pub fn library_link(library: &Library, site: &SiteInfo) -> LibraryLink {
 /// Writes the listing of every catalogue library and a page for each, listing
 /// its models (`summaries` are in index order, so each page is too).
 pub fn write_library_pages(
-    out: &Listings<'_>,
+    out: &SiteWriter,
     templates: &Templates,
     site: &SiteInfo,
     catalogue: &Catalogue,
     snippets: &SnippetEngine,
-    summaries: &[ModelSummary],
+    summaries: &[&ModelSummary],
 ) -> Result<(), BuildError> {
     let mut by_library: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
     for summary in summaries {
@@ -39,10 +44,10 @@ pub fn write_library_pages(
     for library in catalogue.libraries() {
         let link = library_link(library, site);
         let models = by_library.get(library.key.as_str()).map(Vec::as_slice).unwrap_or(&[]);
-        let html = render_library_page(templates, site, &link, models)?;
-        out.write(&format!("libraries/{}/index.html", library.key), html.as_bytes())?;
+        let html = render_library_page(templates, site, &link, &models[..models.len().min(LISTING_PAGE_MODELS)], models.len())?;
+        out.write_listing(&format!("libraries/{}/index.html", library.key), html.as_bytes())?;
         listings.push(LibraryListing { library: link, has_snippets: snippets.has_snippets(&library.key), model_count: models.len() });
     }
-    out.write("libraries/index.html", render_libraries_page(templates, site, &listings)?.as_bytes())?;
+    out.write_listing("libraries/index.html", render_libraries_page(templates, site, &listings)?.as_bytes())?;
     Ok(())
 }

@@ -20,7 +20,7 @@ pub enum OutputError {
     NotAFolder { path: PathBuf },
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
     move |source| OutputError::Io { path: path.to_owned(), source }
 }
 
@@ -31,7 +31,7 @@ pub struct OutputLock {
 }
 
 /// A sibling of `out` named `.{out name}{suffix}`.
-fn sibling(out: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn sibling(out: &Path, suffix: &str) -> PathBuf {
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     out.with_file_name(format!(".{name}{suffix}"))
 }

@@ -11,7 +11,7 @@ use modelpages_snippets::Catalogue;
 
 /// `{"tasks": [[key, name]], "libraries": [[key, label]], "models": [[id, task, library, downloads, likes, tags]]}`,
 /// models in listing order; a task or library index of -1 means none.
-pub fn search_index_json(summaries: &[ModelSummary], tasks: &TaskCatalogue, libraries: &Catalogue) -> String {
+pub fn search_index_json(summaries: &[&ModelSummary], tasks: &TaskCatalogue, libraries: &Catalogue) -> String {
     let mut task_keys: Vec<&str> = summaries.iter().filter_map(|s| s.task.as_deref()).collect();
     task_keys.sort_unstable();
     task_keys.dedup();
@@ -66,7 +66,7 @@ mod tests {
             summary("x/one", Some("text-classification"), Some("transformers"), 9),
             summary("x/two", None, Some("no-such-lib"), 3),
         ];
-        let json: Value = serde_json::from_str(&search_index_json(&summaries, &TaskCatalogue::builtin(), &Catalogue::builtin())).unwrap();
+        let json: Value = serde_json::from_str(&search_index_json(&summaries.iter().collect::<Vec<_>>(), &TaskCatalogue::builtin(), &Catalogue::builtin())).unwrap();
         assert_eq!(json["tasks"], json!([["text-classification", "Text Classification"]]));
         assert_eq!(json["libraries"], json!([["no-such-lib", "no-such-lib"], ["transformers", "Transformers"]]));
         assert_eq!(json["models"], json!([["x/one", 0, 1, 9, 0, "a b"], ["x/two", -1, 0, 3, 0, "a b"]]));

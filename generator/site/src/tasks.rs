@@ -6,7 +6,8 @@ use modelpages_render::{render_task_page, render_tasks_page, ModelSummary, SiteI
 use serde::Deserialize;
 
 use crate::build::BuildError;
-use crate::build::Listings;
+use crate::libraries::LISTING_PAGE_MODELS;
+use crate::writer::SiteWriter;
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Task {
@@ -42,11 +43,11 @@ impl TaskCatalogue {
 
 /// Writes `tasks/index.html` and a page per task that has models.
 pub fn write_task_pages(
-    out: &Listings<'_>,
+    out: &SiteWriter,
     templates: &Templates,
     site: &SiteInfo,
     catalogue: &TaskCatalogue,
-    summaries: &[ModelSummary],
+    summaries: &[&ModelSummary],
 ) -> Result<(), BuildError> {
     let mut by_task: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
     for summary in summaries {
@@ -58,10 +59,10 @@ pub fn write_task_pages(
     for task in catalogue.tasks() {
         let Some(models) = by_task.get(task.key.as_str()) else { continue };
         let link = catalogue.link(&task.key, site).expect("a catalogue task");
-        out.write(&format!("tasks/{}/index.html", task.key), render_task_page(templates, site, &link, models)?.as_bytes())?;
+        out.write_listing(&format!("tasks/{}/index.html", task.key), render_task_page(templates, site, &link, &models[..models.len().min(LISTING_PAGE_MODELS)], models.len())?.as_bytes())?;
         listings.push(TaskListing { task: link, modality: task.modality.clone(), model_count: models.len() });
     }
-    out.write("tasks/index.html", render_tasks_page(templates, site, &listings)?.as_bytes())?;
+    out.write_listing("tasks/index.html", render_tasks_page(templates, site, &listings)?.as_bytes())?;
     Ok(())
 }
 

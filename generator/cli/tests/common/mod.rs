@@ -74,3 +74,16 @@ pub fn synthetic_corpus(root: &Path, count: usize, card_marker: &str) {
         ));
     }
 }
+
+/// Copies a folder tree (files and folders only).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Stage 1 of a build: find every model folder and decide, from the previous
+//! build's manifest, which models must be read and rendered, which are kept
+//! as they are, and which were deleted.
+//!
+//! Deciding must not read 100,000 records when one changed, so a model whose
+//! files carry the same file-system stamp (size, times, inode) as last time is
+//! kept without being read, as git does with its index. A stamp is trusted only
+//! for files last changed well before the previous build started; anything
+//! newer is read and hashed (the render stage compares the hash).
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use modelpages_record::{discover, ModelSource, RecordError};
+use rayon::prelude::*;
+
+use crate::corpus::reject_layout_clashes;
+use crate::manifest::{Manifest, ModelEntry};
+
+/// Changes closer than this to the previous build's start could have been
+/// missed by a stamp taken during that build (coarse file-system clocks).
+const RACY_WINDOW_NS: u128 = 2_000_000_000;
+
+/// What a build has to do.
+#[derive(Debug, Default)]
+pub struct BuildPlan {
+    /// Models to read (and render unless their content hash is unchanged),
+    /// in id order.
+    pub read: Vec<ReadJob>,
+    /// Models kept from the previous build without reading their files.
+    pub keep: Vec<(ModelSource, ModelEntry)>,
+    /// Models of the previous build whose folders are gone (or now unusable).
+    pub removed: Vec<(String, ModelEntry)>,
+    /// Folders that cannot be models, sorted by path.
+    pub errors: Vec<RecordError>,
+}
+
+/// A model whose files must be read.
+#[derive(Debug)]
+pub struct ReadJob {
+    pub source: ModelSource,
+    /// The stamp its files have now.
+    pub stamp: String,
+    /// What the previous build made of it, if it had it.
+    pub previous: Option<ModelEntry>,
+}
+
+impl BuildPlan {
+    pub fn model_count(&self) -> usize {
+        self.read.len() + self.keep.len()
+    }
+}
+
+/// Plans a build of `models_dir` against the previous build's manifest (taken
+/// over: entries move into the plan).
+pub fn plan_build(models_dir: &Path, previous: Option<Manifest>) -> Result<BuildPlan, RecordError> {
+    let found = discover(models_dir)?;
+    let mut errors = found.errors;
+    let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
+    let (mut previous_models, trusted_before) = match previous {
+        Some(m) => (m.models, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
+        None => Default::default(),
+    };
+    let stamped: Vec<(ModelSource, Result<Stamp, RecordError>)> =
+        sources.into_par_iter().map(|source| {
+            let stamp = stamp(&source.dir).map_err(|e| RecordError::Io { path: source.dir.clone(), source: e });
+            (source, stamp)
+        }).collect();
+    let mut plan = BuildPlan::default();
+    for (source, stamp) in stamped {
+        let stamp = match stamp {
+            Ok(stamp) => stamp,
+            Err(err) => {
+                errors.push(err);
+                continue;
+            }
+        };
+        let previous = previous_models.remove(&source.folder_id);
+        match previous {
+            Some(entry) if stamp.newest_ns < trusted_before && entry.stamp == stamp.text => plan.keep.push((source, entry)),
+            previous => plan.read.push(ReadJob { source, stamp: stamp.text, previous }),
+        }
+    }
+    // What is left had no usable folder this time.
+    let mut removed: Vec<(String, ModelEntry)> = previous_models.into_iter().collect();
+    removed.sort_by(|a, b| a.0.cmp(&b.0));
+    plan.removed = removed;
+    errors.sort_by(|a, b| a.path().cmp(b.path()));
+    plan.errors = errors;
+    Ok(plan)
+}
+
+/// A model folder's file-system stamp and the newest change time in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    pub text: String,
+    pub newest_ns: u128,
+}
+
+/// Stamps the folder itself (files added or removed), `model.json` and
+/// `README.md`. Reads metadata only.
+pub fn stamp(dir: &Path) -> io::Result<Stamp> {
+    let mut text = String::with_capacity(160);
+    let mut newest_ns = 0;
+    for name in ["", modelpages_record::RECORD_FILE, modelpages_record::CARD_FILE] {
+        let path = if name.is_empty() { dir.to_owned() } else { dir.join(name) };
+        match fs::symlink_metadata(&path) {
+            Ok(meta) => {
+                let (part, changed) = describe(&meta);
+                newest_ns = newest_ns.max(changed);
+                text.push_str(&part);
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => text.push('-'),
+            Err(e) => return Err(e),
+        }
+        text.push(';');
+    }
+    Ok(Stamp { text, newest_ns })
+}
+
+#[cfg(unix)]
+fn describe(meta: &fs::Metadata) -> (String, u128) {
+    use std::os::unix::fs::MetadataExt;
+    let ns = |s: i64, n: i64| (s.max(0) as u128) * 1_000_000_000 + n.max(0) as u128;
+    let (mtime, ctime) = (ns(meta.mtime(), meta.mtime_nsec()), ns(meta.ctime(), meta.ctime_nsec()));
+    (format!("{}:{}:{}:{}:{:o}", meta.len(), mtime, ctime, meta.ino(), meta.mode()), mtime.max(ctime))
+}
+
+#[cfg(not(unix))]
+fn describe(meta: &fs::Metadata) -> (String, u128) {
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(u128::MAX, |d| d.as_nanos());
+    (format!("{}:{}", meta.len(), mtime), mtime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_change_with_content_and_with_added_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("m");
+        fs::create_dir(&model).unwrap();
+        fs::write(model.join("model.json"), "{}").unwrap();
+        let first = stamp(&model).unwrap();
+        assert_eq!(stamp(&model).unwrap(), first, "stamps are stable");
+        fs::write(model.join("model.json"), "{ }").unwrap();
+        let second = stamp(&model).unwrap();
+        assert_ne!(second.text, first.text, "a rewritten record changes the stamp");
+        fs::write(model.join("README.md"), "# card").unwrap();
+        assert_ne!(stamp(&model).unwrap().text, second.text, "a new card changes the stamp");
+    }
+}

@@ -1,0 +1,78 @@
+//! Stage 4 of a build, writing: either a fresh tree swapped in whole
+//! ([`Staging`]) or a few files changed in place ([`Transaction`]). The
+//! pipeline writes through [`SiteWriter`] and does not care which.
+
+use std::fs;
+use std::path::Path;
+
+use crate::journal::Transaction;
+use crate::manifest::{folder_identity, manifest_path, Manifest};
+use crate::output::{io_error, OutputError, Staging};
+
+pub enum SiteWriter {
+    /// A whole new site, staged beside the output; unchanged model pages are
+    /// hard-linked from the previous one.
+    Fresh { staging: Staging, previous: std::path::PathBuf },
+    /// Only what changed, applied to the output in one transaction.
+    InPlace(Transaction),
+}
+
+impl SiteWriter {
+    /// Writes a model's file (its page changed, or it is new).
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        match self {
+            SiteWriter::Fresh { staging, .. } => staging.write(rel, bytes),
+            SiteWriter::InPlace(txn) => txn.write(rel, bytes),
+        }
+    }
+
+    /// Writes a site file that often stays the same (listings, assets); an
+    /// unchanged one keeps its file.
+    pub fn write_listing(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        match self {
+            SiteWriter::Fresh { staging, previous } => staging.write_or_link(previous, rel, bytes),
+            SiteWriter::InPlace(txn) => txn.write_if_changed(rel, bytes),
+        }
+    }
+
+    /// Keeps an unchanged model's file from the previous site; false when it
+    /// is missing there (the model must be rendered again).
+    pub fn keep(&self, rel: &str) -> bool {
+        match self {
+            SiteWriter::Fresh { staging, previous } => staging.link_from(previous, rel).is_ok(),
+            SiteWriter::InPlace(txn) => fs::symlink_metadata(txn.output().join(rel)).is_ok_and(|m| m.is_file()),
+        }
+    }
+
+    /// Removes a file of the previous site (a fresh site never had it).
+    pub fn remove(&self, rel: &str) {
+        if let SiteWriter::InPlace(txn) = self {
+            txn.remove(rel);
+        }
+    }
+
+    /// Makes the new site the output and records `manifest` for the next build.
+    pub fn commit(self, out: &Path, mut manifest: Manifest) -> Result<(), OutputError> {
+        let path = manifest_path(out);
+        match self {
+            SiteWriter::Fresh { staging, .. } => {
+                // Written before the swap and naming the staged folder: if the
+                // swap never happens, the manifest describes no site and the
+                // next build is a full one.
+                manifest.site = folder_identity(staging.path()).unwrap_or_default();
+                write_atomically(&path, manifest.to_json().as_bytes())?;
+                staging.commit()
+            }
+            SiteWriter::InPlace(txn) => {
+                manifest.site = folder_identity(out).unwrap_or_default();
+                txn.commit(&path, manifest.to_json().as_bytes())
+            }
+        }
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let staged = path.with_extension("json.tmp");
+    fs::write(&staged, bytes).map_err(io_error(&staged))?;
+    fs::rename(&staged, path).map_err(io_error(path))
+}
