@@ -138,8 +138,10 @@ fn sigkill_during_an_in_place_change_is_finished_or_undone() {
 fn fix_site_identity(dir: &std::path::Path) {
     use std::os::unix::fs::MetadataExt;
     let path = dir.join(".dist.manifest.json");
-    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (header, models) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(header).unwrap();
     let meta = std::fs::metadata(dir.join("dist")).unwrap();
-    manifest["site"] = serde_json::json!([meta.dev(), meta.ino()]);
-    std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+    header["site"] = serde_json::json!([meta.dev(), meta.ino()]);
+    std::fs::write(&path, format!("{header}\n{models}")).unwrap();
 }

@@ -19,7 +19,7 @@ use crate::journal::{recover, Transaction};
 use crate::libraries::{library_link, write_library_pages};
 use crate::manifest::{global_hash, input_hash, Manifest, ModelEntry};
 use crate::output::{lock_output, OutputError, Staging};
-use crate::plan::{plan_build, BuildPlan, ReadJob};
+use crate::plan::{plan_build, with_io_threads, BuildPlan, ReadJob};
 use crate::progress::Progress;
 use crate::search_index::search_index_json;
 use crate::settings::SiteSettings;
@@ -100,11 +100,15 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // A build killed after committing its change is finished first, so the
     // manifest read next describes the site on disk.
     recover(out, &lock)?;
+    let timer = StageTimer::from_env();
     let global = global_hash(&options.site_src, &options.settings)
         .map_err(|source| AssetError { path: options.site_src.clone(), source })?;
+    timer.lap("global hash");
     let previous = if options.incremental { Manifest::load_matching(out, &global) } else { None };
     let had_previous = previous.is_some();
+    timer.lap("manifest");
     let plan = plan_build(&options.models_dir, previous).map_err(BuildError::Models)?;
+    timer.lap("plan");
     let writer = if had_previous && is_small_change(&plan) {
         SiteWriter::InPlace(Transaction::begin(out, &lock)?)
     } else {
@@ -128,10 +132,12 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let mut manifest = Manifest::new(global, started_ns);
     // Unchanged models keep their files; one whose files went missing is
     // read and rendered after all.
-    let kept: Vec<_> = keep.into_par_iter().map(|(source, entry)| {
-        let whole = entry.files.iter().all(|f| writer.keep(f));
-        (source, entry, whole)
-    }).collect();
+    let kept: Vec<_> = with_io_threads(|| {
+        keep.into_par_iter().map(|(source, entry)| {
+            let whole = entry.files.iter().all(|f| writer.keep(f));
+            (source, entry, whole)
+        }).collect()
+    });
     for (source, entry, whole) in kept {
         if whole {
             manifest.models.insert(source.folder_id, entry);
@@ -140,6 +146,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         }
     }
 
+    timer.lap("keep unchanged");
     let stage = RenderStage {
         writer: &writer,
         templates: &templates,
@@ -160,6 +167,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         })
         .collect::<Result<_, _>>()?;
     progress.finish();
+    timer.lap("render");
     let mut rendered = 0;
     for (id, outcome) in outcomes {
         match outcome {
@@ -181,13 +189,29 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let mut summaries: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
     summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     let built = summaries.len();
-    write_library_pages(&writer, &templates, &site, stage.snippets.catalogue(), &stage.snippets, &summaries)?;
-    write_task_pages(&writer, &templates, &site, &stage.tasks, &summaries)?;
-    writer.write_listing("search-index.json", search_index_json(&summaries, &stage.tasks, stage.snippets.catalogue()).as_bytes())?;
-    write_site_pages(&writer, &templates, &site, &base_url, stage.snippets.catalogue(), &stage.tasks, &summaries)?;
+    timer.lap("summaries");
+    // The listings are independent; the two big ones (search index and
+    // sitemap, 100,000 entries each at hub scale) run beside the pages.
+    let catalogue = stage.snippets.catalogue();
+    let ((libraries, tasks), (search, pages)) = rayon::join(
+        || rayon::join(
+            || write_library_pages(&writer, &templates, &site, catalogue, &stage.snippets, &summaries),
+            || write_task_pages(&writer, &templates, &site, &stage.tasks, &summaries),
+        ),
+        || rayon::join(
+            || writer.write_listing("search-index.json", search_index_json(&summaries, &stage.tasks, catalogue).as_bytes()),
+            || write_site_pages(&writer, &templates, &site, &base_url, catalogue, &stage.tasks, &summaries),
+        ),
+    );
+    libraries?;
+    tasks?;
+    search?;
+    pages?;
+    timer.lap("listings");
     drop(summaries);
     drop(stage);
     writer.commit(out, manifest)?;
+    timer.lap("commit");
     drop(lock);
     Ok(BuildReport {
         built,
@@ -197,6 +221,23 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         notes,
         has_islands: assets.script.is_some(),
     })
+}
+
+/// Prints how long each stage took when `MODELPAGES_TIMINGS` is set, for
+/// finding where a build spends its time (see BENCHMARKS.md).
+struct StageTimer(Option<std::cell::Cell<Instant>>);
+
+impl StageTimer {
+    fn from_env() -> StageTimer {
+        StageTimer(std::env::var_os("MODELPAGES_TIMINGS").map(|_| std::cell::Cell::new(Instant::now())))
+    }
+
+    fn lap(&self, stage: &str) {
+        if let Some(last) = &self.0 {
+            eprintln!("timing: {stage:<16} {:>8.3} s", last.get().elapsed().as_secs_f64());
+            last.set(Instant::now());
+        }
+    }
 }
 
 /// Whether a change is small enough to apply in place: a fresh tree would

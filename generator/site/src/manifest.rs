@@ -10,11 +10,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use modelpages_render::ModelSummary;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::output::sibling;
 
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// One model as the previous build saw it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -30,7 +31,7 @@ pub struct ModelEntry {
     pub files: Vec<String>,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default)]
 pub struct Manifest {
     version: u32,
     /// Hash of everything every page depends on: the program, the site
@@ -59,29 +60,50 @@ impl Manifest {
     /// this program from the same site sources and settings (`global`).
     pub fn load_matching(out: &Path, global: &str) -> Option<Manifest> {
         let bytes = fs::read(manifest_path(out)).ok()?;
-        let manifest: Manifest = serde_json::from_slice(&bytes).ok()?;
+        let mut lines = bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty());
+        let header: Header = serde_json::from_slice(lines.next()?).ok()?;
         let current = folder_identity(out)?;
-        (manifest.version == VERSION && manifest.global == global && manifest.site == current).then_some(manifest)
+        if header.version != VERSION || header.global != global || header.site != current {
+            return None;
+        }
+        // One model a line, parsed in parallel: at 100,000 models this is
+        // most of what an unchanged rebuild does.
+        let lines: Vec<&[u8]> = lines.collect();
+        let models: Option<HashMap<String, ModelEntry>> = lines
+            .into_par_iter()
+            .map(|line| serde_json::from_slice::<(String, ModelEntry)>(line).ok())
+            .collect();
+        Some(Manifest { version: header.version, global: header.global, started_ns: header.started_ns, site: header.site, models: models? })
     }
 
-    /// The manifest as written; models in id order so the same site always
-    /// gives the same bytes.
-    pub fn to_json(&self) -> String {
-        let mut models: Vec<(&String, &ModelEntry)> = self.models.iter().collect();
-        models.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let models: serde_json::Map<String, serde_json::Value> = models
-            .into_iter()
-            .map(|(id, entry)| (id.clone(), serde_json::to_value(entry).expect("entries serialise")))
+    /// The manifest as written: a header line, then one line per model in id
+    /// order, so the same site always gives the same bytes.
+    pub fn to_json(&self) -> Vec<u8> {
+        let header = Header { version: self.version, global: self.global.clone(), started_ns: self.started_ns, site: self.site };
+        let mut ids: Vec<&String> = self.models.keys().collect();
+        ids.par_sort_unstable();
+        let lines: Vec<Vec<u8>> = ids
+            .into_par_iter()
+            .map(|id| {
+                let mut line = serde_json::to_vec(&(id, &self.models[id])).expect("entries serialise");
+                line.push(b'\n');
+                line
+            })
             .collect();
-        serde_json::to_string(&serde_json::json!({
-            "version": self.version,
-            "global": self.global,
-            "started_ns": self.started_ns,
-            "site": self.site,
-            "models": models,
-        }))
-        .expect("manifests serialise")
+        let mut out = serde_json::to_vec(&header).expect("headers serialise");
+        out.push(b'\n');
+        out.reserve(lines.iter().map(Vec::len).sum());
+        lines.iter().for_each(|line| out.extend_from_slice(line));
+        out
     }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    version: u32,
+    global: String,
+    started_ns: u128,
+    site: (u64, u64),
 }
 
 /// Device and inode of a folder; `None` when it does not exist.
@@ -113,13 +135,21 @@ pub fn input_hash(record: &[u8], card: Option<&[u8]>) -> String {
     hasher.finalize().to_hex().to_string()
 }
 
-/// Hash of what every page depends on: this program's own bytes (templates
+/// Hash of what every page depends on: this program (templates
 /// and catalogue are compiled in), every file of the site sources used, and
 /// the settings.
 pub fn global_hash(site_src: &Path, settings: &impl Serialize) -> std::io::Result<String> {
     let mut hasher = blake3::Hasher::new();
+    // The program by its file stamp rather than its 40 MB of bytes: a new
+    // build of it is a new file (new inode and times).
     if let Ok(exe) = std::env::current_exe() {
-        hasher.update(&fs::read(exe)?);
+        let meta = fs::metadata(exe)?;
+        hasher.update(format!("{} {:?}", meta.len(), meta.modified()?).as_bytes());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            hasher.update(format!(" {} {} {}", meta.ino(), meta.ctime(), meta.ctime_nsec()).as_bytes());
+        }
     }
     for dir in ["templates", "static", "build"] {
         let root = site_src.join(dir);

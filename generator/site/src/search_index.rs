@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 
 use modelpages_render::ModelSummary;
-use serde_json::{json, Value};
 
 use crate::tasks::TaskCatalogue;
 use modelpages_snippets::Catalogue;
@@ -23,30 +22,39 @@ pub fn search_index_json(summaries: &[&ModelSummary], tasks: &TaskCatalogue, lib
     let task_name = |key: &str| tasks.tasks().iter().find(|t| t.key == key).map_or(key.to_owned(), |t| t.name.clone());
     let library_label = |key: &str| libraries.get(key).map_or(key.to_owned(), |l| l.pretty_label.clone());
     let index_of = |map: &HashMap<&str, usize>, key: Option<&str>| key.and_then(|k| map.get(k)).map_or(-1, |i| *i as i64);
-    let models: Vec<Value> = summaries
+    // Written straight from the summaries (tuples serialise as arrays): a
+    // `Value` per model would be 100,000 small trees.
+    let models: Vec<(&str, i64, i64, u64, u64, String)> = summaries
         .iter()
         .map(|s| {
-            json!([
-                s.id,
+            (
+                s.id.as_str(),
                 index_of(&task_index, s.task.as_deref()),
                 index_of(&library_index, s.library.as_deref()),
                 s.downloads.unwrap_or(0),
                 s.likes.unwrap_or(0),
-                s.tags.join(" ")
-            ])
+                s.tags.join(" "),
+            )
         })
         .collect();
-    let index = json!({
-        "tasks": task_keys.iter().map(|k| json!([k, task_name(k)])).collect::<Vec<_>>(),
-        "libraries": library_keys.iter().map(|k| json!([k, library_label(k)])).collect::<Vec<_>>(),
-        "models": models,
-    });
-    serde_json::to_string(&index).expect("JSON values serialise")
+    #[derive(serde::Serialize)]
+    struct SearchIndex<'a> {
+        tasks: Vec<(&'a str, String)>,
+        libraries: Vec<(&'a str, String)>,
+        models: Vec<(&'a str, i64, i64, u64, u64, String)>,
+    }
+    let index = SearchIndex {
+        tasks: task_keys.iter().map(|k| (*k, task_name(k))).collect(),
+        libraries: library_keys.iter().map(|k| (*k, library_label(k))).collect(),
+        models,
+    };
+    serde_json::to_string(&index).expect("search indexes serialise")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
 
     fn summary(id: &str, task: Option<&str>, library: Option<&str>, downloads: u64) -> ModelSummary {
         ModelSummary {

@@ -60,12 +60,12 @@ impl SiteWriter {
                 // swap never happens, the manifest describes no site and the
                 // next build is a full one.
                 manifest.site = folder_identity(staging.path()).unwrap_or_default();
-                write_atomically(&path, manifest.to_json().as_bytes())?;
+                write_atomically(&path, &manifest.to_json())?;
                 staging.commit()
             }
             SiteWriter::InPlace(txn) => {
                 manifest.site = folder_identity(out).unwrap_or_default();
-                txn.commit(&path, manifest.to_json().as_bytes())
+                txn.commit(&path, &manifest.to_json())
             }
         }
     }
