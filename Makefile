@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/modelpages
 NODE_STAMP := site-src/node_modules/.package-lock.json
 
-.PHONY: site islands release checkers test test-rust test-js test-browser bench clean
+.PHONY: site islands release checkers test test-rust test-js test-browser bench clean fuzz
 
 site: islands release
 	$(BIN) build --models models --out dist
@@ -38,11 +38,32 @@ BROWSER_SITE := target/browser-site
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
 
+# The hostile corpus (generator/cli/tests/hostile_corpus) is built too: its
+# build reports the bad inputs and exits 1, and its pages are opened in the
+# browser to prove no record's script runs.
 test-browser: islands release $(CHROMIUM)
 	rm -rf $(BROWSER_SITE)
 	$(BIN) build --models models --out $(BROWSER_SITE)/dist
+	$(CARGO) run --release --locked --quiet -p modelpages --example hostile_corpus -- $(BROWSER_SITE)/hostile-corpus
+	$(BIN) build --models $(BROWSER_SITE)/hostile-corpus/models --out $(BROWSER_SITE)/hostile \
+		2> $(BROWSER_SITE)/hostile-build.log || test $$? -eq 1
 	cd site-src && MODELPAGES_DIST=../$(BROWSER_SITE)/dist MODELPAGES_SCREENSHOTS=../$(BROWSER_SITE)/screenshots \
-		npm run --silent test:browser
+		MODELPAGES_HOSTILE_DIST=../$(BROWSER_SITE)/hostile npm run --silent test:browser
+
+# Fuzzing (not part of `make test`; needs nightly and cargo-fuzz): each
+# target for FUZZ_SECONDS, one after the other, on one core. See fuzz/README.md.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := record_parse example_generation card_render
+
+fuzz:
+	mkdir -p fuzz/corpus/record_parse fuzz/corpus/card_render fuzz/corpus/example_generation
+	for f in models/*/*/model.json; do cp "$$f" "fuzz/corpus/record_parse/seed-$$(echo $$f | tr / _)"; done
+	for f in models/*/*/README.md; do cp "$$f" "fuzz/corpus/card_render/seed-$$(echo $$f | tr / _)"; done
+	cd fuzz && for target in $(FUZZ_TARGETS); do \
+		dict=; [ -f dicts/$$target.dict ] && dict=-dict=dicts/$$target.dict; \
+		nice -n 19 cargo +nightly fuzz run $$target -- $$dict -max_total_time=$(FUZZ_SECONDS) \
+			-jobs=1 -workers=1 -timeout=10 -rss_limit_mb=2048 -max_len=16384 -len_control=0 || exit 1; \
+	done
 
 # Benchmarks (not part of `make test`): criterion for the hot stages, then
 # whole builds of 10,000 and 100,000 synthetic models. See BENCHMARKS.md.

@@ -1,19 +1,32 @@
 // Checks generated JavaScript examples: each file must parse as an ES module
 // and use no undefined global (ESLint's no-undef, with node and browser
 // globals). With --literal TEXT, every string literal that mentions TEXT's
-// first 8 characters must hold TEXT unchanged.
-// Usage: node tools/check-js.mjs [--literal TEXT] FILE...
+// first 8 characters must hold TEXT unchanged; with --literals JSON (an
+// object from file-name prefix to TEXT), a file named PREFIX-... uses its own.
+// Usage: node tools/check-js.mjs [--literal TEXT | --literals JSON] FILE...
 // Prints one line per failure and a closing "N passed, M failed" line.
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { ESLint } from "eslint";
 import * as espree from "espree";
 import globals from "globals";
 
 const args = process.argv.slice(2);
 let literal = null;
+let literals = null;
 if (args[0] === "--literal") {
   literal = args[1];
   args.splice(0, 2);
+} else if (args[0] === "--literals") {
+  literals = JSON.parse(args[1]);
+  args.splice(0, 2);
+}
+
+/** The text the literals of `filePath` must hold, or null. */
+function literalFor(filePath) {
+  if (literals === null) return literal;
+  const prefix = basename(filePath).split("-")[0];
+  return Object.hasOwn(literals, prefix) ? literals[prefix] : literal;
 }
 
 const eslint = new ESLint({
@@ -46,6 +59,7 @@ for (const filePath of args) {
   // lintText, not lintFiles: ESLint ignores files outside its working folder.
   const [result] = await eslint.lintText(source);
   const problems = result.messages.map((m) => `${m.line}:${m.column}: ${m.message}`);
+  const literal = literalFor(filePath);
   if (literal !== null && problems.length === 0) {
     const marker = literal.slice(0, 8);
     const ast = espree.parse(source, { ecmaVersion: "latest", sourceType: "module" });

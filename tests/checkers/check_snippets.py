@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks generated usage examples with the real tool of each language.
 
-    check_snippets.py --dir DIR [--literal TEXT]
+    check_snippets.py --dir DIR [--literal TEXT | --literals FILE]
     check_snippets.py --bin MODELPAGES [--templates DIR] [--args "OPTIONS"] [--literal TEXT] MODEL_PATH...
 
 Files in DIR are checked by extension: .py (python3's parser, then pyflakes:
@@ -13,6 +13,15 @@ written to a temporary DIR by `MODELPAGES snippets` (with OPTIONS, e.g.
 
 With --literal (hostile-input tests), every string literal that mentions
 TEXT's first 8 characters must hold TEXT unchanged: escaping kept the value.
+With --literals FILE (property tests), FILE is a JSON object from a file-name
+prefix to TEXT: a file named PREFIX-... is checked against its own TEXT.
+In shell, every word that mentions them (after quote removal) must hold TEXT,
+or be JSON whose strings do (a curl body); as in bash, a NUL ends a word, so
+a shell word holds TEXT up to its first NUL.
+
+No file may hold a raw control character other than the newline, nor an
+invisible format or separator character (Unicode Cf, Zl, Zp): record values
+must reach code as escapes, so the reader sees what the code does.
 
 Prints one line per failure and closes with "N passed, M failed".
 """
@@ -25,6 +34,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
@@ -58,6 +68,9 @@ def layout_problems(text):
     for n, line in enumerate(text.split("\n"), 1):
         if "\t" in line:
             problems.append(f"{n}: tab character")
+        hidden = next((c for c in line if c != "\t" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if hidden is not None:
+            problems.append(f"{n}: raw invisible character U+{ord(hidden):04X}")
         indent = len(line) - len(line.lstrip(" "))
         if indent % 4:
             problems.append(f"{n}: indented by {indent} spaces, not a multiple of 4")
@@ -87,22 +100,137 @@ def check_python(path, text, literal):
     return problems
 
 
-def check_sh(path):
+def check_sh(path, text, literal):
     done = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True)
-    return [done.stderr.strip()] if done.returncode else []
+    if done.returncode:
+        return [done.stderr.strip()]
+    if literal is None:
+        return []
+    wanted = literal.split("\0")[0]
+    marker = literal[:8]
+    problems = []
+    for word in shell_words(text):
+        if marker not in word or wanted in word:
+            continue
+        # A curl body, or an assignment or option holding one (`parameters='{...}'`).
+        strings = [word]
+        for candidate in (word, word.partition("=")[2]):
+            try:
+                strings = json_strings(json.loads(candidate))
+                break
+            except ValueError:
+                pass
+        mangled = [v for v in strings if marker in v and wanted not in v]
+        if mangled:
+            problems.append(f"a shell word holds the record value changed: {mangled[0]!r}")
+    return problems
 
 
-def check_dir(directory, literal):
+def json_strings(value):
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for item in value for s in json_strings(item)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k] + json_strings(v)]
+    return []
+
+
+DOLLAR_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+                  "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def shell_words(text):
+    """The words of a shell script after quote removal (no expansion):
+    single quotes, $'...' (with its escapes, bytes decoded as UTF-8), double
+    quotes and backslashes, as bash reads them. Comments are skipped."""
+    words, word, in_word = [], bytearray(), False
+    i, n = 0, len(text)
+
+    def add(chars):
+        word.extend(chars.encode("utf-8", "surrogatepass"))
+
+    while i < n:
+        c = text[i]
+        if c in " \t\n;|&()<>":
+            if in_word:
+                words.append(word.decode("utf-8", "replace"))
+            word, in_word = bytearray(), False
+            i += 1
+        elif c == "#" and not in_word:
+            while i < n and text[i] != "\n":
+                i += 1
+        elif c == "\\":
+            if text[i + 1:i + 2] != "\n":
+                add(text[i + 1:i + 2])
+                in_word = True
+            i += 2
+        elif c == "'":
+            end = text.index("'", i + 1)
+            add(text[i + 1:end])
+            in_word, i = True, end + 1
+        elif text.startswith("$'", i):
+            i, in_word = i + 2, True
+            ended = False
+            while text[i] != "'":
+                if text[i] == "\\":
+                    nxt = text[i + 1]
+                    if nxt == "x":
+                        digits = ""
+                        while len(digits) < 2 and text[i + 2 + len(digits)] in "0123456789abcdefABCDEF":
+                            digits += text[i + 2 + len(digits)]
+                        byte = int(digits, 16)
+                        ended = ended or byte == 0
+                        if not ended:
+                            word.append(byte)
+                        i += 2 + len(digits)
+                    else:
+                        if not ended:
+                            add(DOLLAR_ESCAPES.get(nxt, "\\" + nxt))
+                        i += 2
+                else:
+                    if not ended:
+                        add(text[i])
+                    i += 1
+            i += 1
+        elif c == '"':
+            i += 1
+            while text[i] != '"':
+                if text[i] == "\\" and text[i + 1] in '$`"\\\n':
+                    if text[i + 1] != "\n":
+                        add(text[i + 1])
+                    i += 2
+                else:
+                    add(text[i])
+                    i += 1
+            in_word, i = True, i + 1
+        else:
+            add(c)
+            in_word, i = True, i + 1
+    if in_word:
+        words.append(word.decode("utf-8", "replace"))
+    return words
+
+
+def literal_for(path, literal, literals):
+    """The text `path` must hold: its prefix's in `literals`, else `literal`."""
+    if literals:
+        return literals.get(path.name.split("-", 1)[0], literal)
+    return literal
+
+
+def check_dir(directory, literal, literals=None):
     passed = failed = 0
-    files = sorted(p for p in pathlib.Path(directory).iterdir() if p.is_file())
+    files = sorted(p for p in pathlib.Path(directory).iterdir() if p.is_file() and p.name != "literals.json")
     js_files = []
     for path in files:
+        file_literal = literal_for(path, literal, literals)
         text = path.read_text(encoding="utf-8")
         problems = layout_problems(text)
         if path.suffix == ".py":
-            problems += check_python(path, text, literal)
+            problems += check_python(path, text, file_literal)
         elif path.suffix == ".sh":
-            problems += check_sh(path)
+            problems += check_sh(path, text, file_literal)
         elif path.suffix in (".mjs", ".js"):
             if problems:
                 pass
@@ -119,7 +247,9 @@ def check_dir(directory, literal):
             passed += 1
     if js_files:
         cmd = ["node", str(JS_CHECKER)]
-        if literal is not None:
+        if literals:
+            cmd += ["--literals", json.dumps(literals)]
+        elif literal is not None:
             cmd += ["--literal", literal]
         done = subprocess.run(cmd + [str(p) for p in js_files], capture_output=True, text=True)
         summary = done.stdout.strip().splitlines()
@@ -162,11 +292,13 @@ def main():
     parser.add_argument("--bin")
     parser.add_argument("--templates")
     parser.add_argument("--literal")
+    parser.add_argument("--literals", help="JSON file: file-name prefix to the text its literals must hold")
     parser.add_argument("--args", help="options added to every `modelpages snippets` call")
     parser.add_argument("models", nargs="*")
     args = parser.parse_args()
     if args.dir:
-        passed, failed = check_dir(args.dir, args.literal)
+        literals = json.loads(pathlib.Path(args.literals).read_text(encoding="utf-8")) if args.literals else None
+        passed, failed = check_dir(args.dir, args.literal, literals)
     elif args.bin:
         with tempfile.TemporaryDirectory() as tmp:
             model_failures = write_model_snippets(args.bin, args.templates, args.args, args.models, tmp)

@@ -193,7 +193,7 @@ fn a_failed_build_leaves_the_previous_site() {
 }
 
 #[test]
-fn output_that_is_a_file_is_refused() {
+fn output_that_is_a_file_or_inside_one_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let models = tmp.path().join("models");
     synthetic_corpus(&models, 1, "x");
@@ -203,16 +203,16 @@ fn output_that_is_a_file_is_refused() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("exists and is not a folder"), "{}", run.stderr);
     assert_eq!(fs::read_to_string(&out).unwrap(), "precious");
+
+    // An output inside that file: the error names the path that is not a folder.
+    let run = build(&models, &out.join("dist"), &site_src());
+    assert_eq!(run.code, 1);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let line = run.stderr.lines().find(|l| l.starts_with("error: ")).expect("an error line");
+    assert!(line.ends_with(&format!("{}: exists and is not a folder; choose another output folder", out.display())), "{line}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), "precious");
 }
 
-pub fn assert_no_staging_left(parent: &Path) {
-    let leftovers: Vec<_> = fs::read_dir(parent)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".tmp-"))
-        .collect();
-    assert!(leftovers.is_empty(), "staging folders left: {leftovers:?}");
-}
 
 #[test]
 fn settings_file_sets_title_and_inference_urls() {

@@ -1,60 +1,148 @@
-//! A build killed at any moment leaves a complete site: the old one or the new one.
+//! A build killed at any moment leaves a complete site, and the next build
+//! succeeds. Kill moments are random but seeded: the seed is printed, and
+//! `MODELPAGES_KILL_SEED=<seed>` replays a run.
 
 mod common;
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::thread::sleep;
-use std::time::Duration;
+use std::time::Instant;
 
 use common::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
-#[test]
-fn sigkill_at_any_moment_leaves_a_complete_site() {
+/// Small enough for 20 trials in a minute or two, large enough that a build
+/// takes long enough to be killed in each of its stages.
+const MODELS: usize = 120;
+const TRIALS: usize = 20;
+
+type Site = BTreeMap<String, String>;
+
+/// One kind of build and what a kill during it may leave. Full builds swap a
+/// complete new site in at one point; incremental builds, once they apply
+/// changes in place through a commit journal, get a set of their own whose
+/// check allows what that design allows.
+struct TrialSet {
+    name: &'static str,
+    build_args: &'static [&'static str],
+    /// Whether `now`, the site after a kill, is acceptable; `Ok(true)` when
+    /// it is still exactly the previous site.
+    after_kill: fn(now: &Site, previous: &Site, next: &Site) -> Result<bool, String>,
+}
+
+/// A full build replaces the site in one step: before it the site is the
+/// previous one, byte for byte; after it, the next one.
+fn previous_or_next(now: &Site, previous: &Site, next: &Site) -> Result<bool, String> {
+    if now == previous {
+        Ok(true)
+    } else if now == next {
+        Ok(false)
+    } else {
+        let changed = now.iter().filter(|(path, hash)| previous.get(*path) != Some(*hash)).count();
+        Err(format!("the site is neither the previous nor the next one ({changed} files differ from the previous)"))
+    }
+}
+
+const FULL_BUILDS: TrialSet = TrialSet { name: "full builds", build_args: &["--full"], after_kill: previous_or_next };
+
+fn seed() -> u64 {
+    match std::env::var("MODELPAGES_KILL_SEED") {
+        Ok(seed) => seed.parse().expect("MODELPAGES_KILL_SEED is a number"),
+        Err(_) => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64,
+    }
+}
+
+fn build_with(models: &Path, out: &Path, args: &[&str]) -> Run {
+    modelpages()
+        .arg("build")
+        .args(args)
+        .arg("--models").arg(models)
+        .arg("--out").arg(out)
+        .arg("--site-src").arg(site_src())
+        .output()
+        .unwrap()
+        .into()
+}
+
+/// The two versions trials alternate between, each with its reference site.
+struct Versions {
+    models: PathBuf,
+    sites: [Site; 2],
+}
+
+impl Versions {
+    fn new(root: &Path) -> Versions {
+        let models = root.join("models");
+        let mut sites: [Site; 2] = Default::default();
+        for (version, site) in sites.iter_mut().enumerate() {
+            synthetic_corpus(&models, MODELS, &format!("version {version}"));
+            let reference = root.join(format!("reference-{version}"));
+            let run = build_with(&models, &reference, &["--full"]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            *site = snapshot(&reference);
+        }
+        assert_ne!(sites[0], sites[1]);
+        Versions { models, sites }
+    }
+
+    fn switch_to(&self, version: usize) {
+        synthetic_corpus(&self.models, MODELS, &format!("version {version}"));
+    }
+}
+
+fn run_trials(set: &TrialSet, seed: u64) {
+    println!("{}: {TRIALS} kills, seed {seed} (MODELPAGES_KILL_SEED={seed} replays them)", set.name);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let tmp = tempfile::tempdir().unwrap();
-    let models = tmp.path().join("models");
+    let versions = Versions::new(tmp.path());
     let out = tmp.path().join("dist");
-    synthetic_corpus(&models, 1500, "first version");
-    assert_eq!(build(&models, &out, &site_src()).code, 0);
-    let old_site = snapshot(&out);
-
-    synthetic_corpus(&models, 1500, "second version");
-    let reference = tmp.path().join("reference");
-    assert_eq!(build(&models, &reference, &site_src()).code, 0);
-    let new_site = snapshot(&reference);
-    assert_ne!(old_site, new_site);
-
-    // Delays from "before anything is written" to "after the swap".
+    versions.switch_to(0);
+    let started = Instant::now();
+    let first = build_with(&versions.models, &out, set.build_args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Kill moments range over a whole build and a little past it.
+    let build_time = started.elapsed();
     let mut kills_before_swap = 0;
-    for trial in 0..10u64 {
+    for trial in 0..TRIALS {
+        let (previous, next) = (trial % 2, (trial + 1) % 2);
+        versions.switch_to(next);
+        let delay = build_time.mul_f64(rng.random_range(0.0..1.2));
         let mut child = modelpages()
             .arg("build")
-            .arg("--models").arg(&models)
+            .args(set.build_args)
+            .arg("--models").arg(&versions.models)
             .arg("--out").arg(&out)
             .arg("--site-src").arg(site_src())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        sleep(Duration::from_millis(trial * 90));
+        sleep(delay);
         child.kill().unwrap(); // SIGKILL on Unix: no cleanup code runs.
         child.wait().unwrap();
         let now = snapshot(&out);
-        assert!(now == old_site || now == new_site, "trial {trial}: the site is a mix of two builds");
-        if now == old_site {
-            kills_before_swap += 1;
+        match (set.after_kill)(&now, &versions.sites[previous], &versions.sites[next]) {
+            Ok(true) => kills_before_swap += 1,
+            Ok(false) => {}
+            Err(problem) => panic!("{}, trial {trial}, killed after {delay:?} (seed {seed}): {problem}", set.name),
         }
+        // The next build succeeds, clears what the killed one left and gives
+        // exactly the site a clean build gives.
+        let run = build_with(&versions.models, &out, set.build_args);
+        assert_eq!(run.code, 0, "{}, trial {trial} (seed {seed}): the build after the kill failed\n{}", set.name, run.stderr);
+        assert!(snapshot(&out) == versions.sites[next], "{}, trial {trial} (seed {seed}): the rebuilt site differs", set.name);
+        assert_no_staging_left(tmp.path());
     }
-    assert!(kills_before_swap > 0, "no kill landed before the swap; the test proved nothing");
+    println!("{}: {kills_before_swap} of {TRIALS} kills landed before the swap", set.name);
+    assert!(kills_before_swap >= TRIALS / 4, "only {kills_before_swap} kills landed before the swap; the test proved little");
+}
 
-    // The next build succeeds and clears what the killed ones left behind.
-    let run = build(&models, &out, &site_src());
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(snapshot(&out), new_site);
-    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".tmp-"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+#[test]
+fn sigkill_at_random_moments_of_full_builds_leaves_a_complete_site() {
+    run_trials(&FULL_BUILDS, seed());
 }
 
 /// A small change is applied in place through a transaction (see

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
+use modelpages_testkit::records::{record_json, RecordParts, MEANINGFUL_TAGS};
 use serde_json::{json, Value};
 
 /// Quotes, backslashes, newlines, triple quotes, template and command
@@ -113,29 +114,10 @@ fn write_hostile_corpus(root: &Path) -> Vec<PathBuf> {
         own_tasks.dedup();
         for (i, task) in own_tasks.iter().enumerate() {
             let id = format!("hostile/{key}-{i}");
-            let mut record = json!({
-                "id": id,
-                "library_name": key,
-                "tags": [HOSTILE, "conversational", "custom_code", "lora", "musicgen", "yolov8"],
-                "widgetData": [{"text": HOSTILE, "source_sentence": HOSTILE, "sentences": [HOSTILE, "two"], "context": HOSTILE}],
-                "cardData": {"base_model": HOSTILE, "instance_prompt": HOSTILE},
-                "inferenceProviderMapping": {
-                    "fal-ai": {"providerId": HOSTILE, "status": "live", "task": task, "adapter": "lora", "adapterWeightsPath": HOSTILE},
-                    HOSTILE: {"providerId": HOSTILE, "status": "live", "task": "conversational"}
-                },
-                "transformersInfo": {"auto_model": HOSTILE, "processor": HOSTILE},
-                "config": {
-                    "architectures": [HOSTILE],
-                    "adapter_transformers": {"model_name": HOSTILE},
-                    "keras_hub": {"tasks": [HOSTILE, "CausalLM"]},
-                    "peft": {"base_model_name_or_path": HOSTILE, "task_type": "CAUSAL_LM"},
-                    "sklearn": {"model": {"file": HOSTILE}, "model_format": "skops"},
-                    "speechbrain": {"speechbrain_interface": HOSTILE}
-                }
-            });
-            if !task.is_empty() {
-                record["pipeline_tag"] = json!(task);
-            }
+            let tags = MEANINGFUL_TAGS.iter().map(|t| (*t).to_owned()).collect();
+            let parts = RecordParts::filled(key, (!task.is_empty()).then_some(*task), tags, HOSTILE);
+            let mut record = record_json(&parts);
+            record["id"] = json!(id);
             let dir = root.join(&id);
             fs::create_dir_all(&dir).unwrap();
             fs::write(dir.join("model.json"), serde_json::to_vec_pretty(&record).unwrap()).unwrap();

@@ -13,6 +13,6 @@ pub use card::{CardMeta, FrontMatterError, ModelCard};
 pub use id::{IdError, ModelId, MAX_ID_LEN};
 pub use load::{
     discover, load_model, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
-    ModelSource, RecordError, CARD_FILE, RECORD_FILE,
+    ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,
 };
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};

@@ -5,7 +5,7 @@
 //! directory is read through a record.
 
 use std::fs;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -15,21 +15,45 @@ use crate::{ModelCard, ModelId, ModelRecord};
 pub const RECORD_FILE: &str = "model.json";
 pub const CARD_FILE: &str = "README.md";
 
+/// Largest `model.json` read. The Hub's own records stay far below it (a
+/// record listing ten thousand files is about 1 MB); anything larger is a
+/// mistake or an attack on the build's memory and the page's size.
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
+/// Largest `README.md` read: far above any real card, small enough that one
+/// card cannot make a page visitors cannot load.
+pub const MAX_CARD_BYTES: u64 = 8 << 20;
+
 /// A problem with one model's files. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", shown(path))]
     Io {
         path: PathBuf,
         #[source]
         source: io::Error,
     },
     /// `model.json` is not valid JSON for a record.
-    #[error("{}:{line}:{column}: {message}", path.display())]
+    #[error("{}:{line}:{column}: {message}", shown(path))]
     Syntax { path: PathBuf, line: usize, column: usize, message: String },
     /// The file parses but breaks a rule (id, layout, links, encoding).
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {message}", shown(path))]
     Invalid { path: PathBuf, message: String },
+}
+
+/// A path as the build log shows it. Folder names come from anyone, so
+/// control and bidi characters are written as escapes (`\u{1b}`): a name
+/// cannot recolour, retitle or rearrange the terminal that shows the log.
+fn shown(path: &Path) -> String {
+    let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    let mut out = String::new();
+    for c in path.to_string_lossy().chars() {
+        if c.is_control() || bidi(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 impl RecordError {
@@ -147,9 +171,9 @@ pub struct ModelFiles {
 
 /// Reads one model folder's files without parsing them (links refused).
 pub fn read_model_files(source: &ModelSource) -> Result<ModelFiles, RecordError> {
-    let record = read_regular_file(&source.record_path())?
+    let record = read_regular_file(&source.record_path(), MAX_RECORD_BYTES)?
         .ok_or_else(|| RecordError::invalid(&source.dir, "no model.json in this model folder"))?;
-    let card = read_regular_file(&source.card_path())?;
+    let card = read_regular_file(&source.card_path(), MAX_CARD_BYTES)?;
     Ok(ModelFiles { record, card })
 }
 
@@ -195,13 +219,15 @@ pub fn parse_record(path: &Path, bytes: &[u8]) -> Result<ModelRecord, RecordErro
     })
 }
 
-/// Reads `path` if it is a regular file; `None` if it does not exist. A link or
-/// a folder in its place is an error, so a record cannot point outside.
-fn read_regular_file(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
+/// Reads `path` if it is a regular file of at most `limit` bytes; `None` if
+/// it does not exist. A link, a folder, a FIFO or a device in its place is an
+/// error, so a record can neither point outside nor stall the build.
+fn read_regular_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, RecordError> {
+    let io_error = |source| RecordError::Io { path: path.to_owned(), source };
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(RecordError::Io { path: path.to_owned(), source }),
+        Err(source) => return Err(io_error(source)),
     };
     if meta.file_type().is_symlink() {
         return Err(RecordError::invalid(path, "is a symbolic link; links are not followed"));
@@ -209,5 +235,35 @@ fn read_regular_file(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
     if !meta.is_file() {
         return Err(RecordError::invalid(path, "is not a regular file"));
     }
-    fs::read(path).map(Some).map_err(|source| RecordError::Io { path: path.to_owned(), source })
+    // The file may have been swapped since the check: open it without
+    // following a link or waiting for a FIFO's writer, and check what was opened.
+    let file = open_no_follow(path).map_err(io_error)?;
+    let meta = file.metadata().map_err(io_error)?;
+    if !meta.is_file() {
+        return Err(RecordError::invalid(path, "is not a regular file"));
+    }
+    let too_large = |size: u64| {
+        RecordError::invalid(path, format!("is {size} bytes; at most {limit} bytes ({} MiB) are read", limit >> 20))
+    };
+    if meta.len() > limit {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io_error)?;
+    if bytes.len() as u64 > limit {
+        // It grew while being read.
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(Some(bytes))
+}
+
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::File::options().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> io::Result<fs::File> {
+    fs::File::open(path)
 }

@@ -116,3 +116,48 @@ fn a_folder_named_model_json_is_an_error() {
     let err = load_model(&found.sources[0]).unwrap_err();
     assert!(err.to_string().ends_with("a/b/model.json: is not a regular file"), "{err}");
 }
+
+#[test]
+fn records_and_cards_over_the_size_limit_are_refused_unread() {
+    use modelpages_record::{MAX_CARD_BYTES, MAX_RECORD_BYTES};
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a/b/model.json", r#"{"id": "a/b"}"#);
+    let found = discover(dir.path()).unwrap();
+    // Sparse files: the size is what counts, and nothing past the limit is read.
+    let card = fs::File::create(dir.path().join("a/b/README.md")).unwrap();
+    card.set_len(MAX_CARD_BYTES + 1).unwrap();
+    let err = load_model(&found.sources[0]).unwrap_err();
+    let want = format!("README.md: is {} bytes; at most {MAX_CARD_BYTES} bytes (8 MiB) are read", MAX_CARD_BYTES + 1);
+    assert!(err.to_string().ends_with(&want), "{err}");
+    card.set_len(MAX_CARD_BYTES).unwrap();
+    let at_limit = load_model(&found.sources[0]).map(|m| m.card.map(|c| c.body.len()));
+    assert!(matches!(at_limit, Ok(Some(len)) if len as u64 == MAX_CARD_BYTES), "a card at the limit is read whole");
+    fs::remove_file(dir.path().join("a/b/README.md")).unwrap();
+    fs::File::options().append(true).open(dir.path().join("a/b/model.json")).unwrap().set_len(MAX_RECORD_BYTES + 1).unwrap();
+    let err = load_model(&found.sources[0]).unwrap_err();
+    assert!(err.to_string().ends_with("model.json: is 16777217 bytes; at most 16777216 bytes (16 MiB) are read"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_file_is_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a/b/model.json", r#"{"id": "a/b"}"#);
+    for name in ["README.md", "model.json"] {
+        let path = dir.path().join("a/b").join(name);
+        let _ = fs::remove_file(&path);
+        let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0, "mkfifo {name}");
+        let found = discover(dir.path()).unwrap();
+        let err = load_model(&found.sources[0]).unwrap_err();
+        assert!(err.to_string().ends_with(&format!("a/b/{name}: is not a regular file")), "{err}");
+    }
+}
+
+#[test]
+fn control_characters_in_paths_are_escaped_in_messages() {
+    let msg = load_error(&[("a/b\u{1b}[2J\u{202e}/model.json", r#"{"id": "a/b"}"#)]);
+    assert!(msg.starts_with("a/b\\u{1b}[2J\\u{202e}/model.json: "), "{msg}");
+    assert!(!msg.contains('\u{1b}') && !msg.contains('\u{202e}'), "{msg:?}");
+}

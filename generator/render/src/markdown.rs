@@ -85,6 +85,11 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
             .id_prefix(Some(ID_PREFIX))
             .url_schemes(HashSet::from(["http", "https", "mailto"]))
             .attribute_filter(|_element, attribute, value| {
+                // Pages load nothing from other hosts (the CSP would block it
+                // anyway): an image from elsewhere keeps only its alt text.
+                if attribute == "src" && names_another_host(value) {
+                    return None;
+                }
                 // In-page links follow the prefixed ids (footnotes, anchors).
                 match value.strip_prefix('#') {
                     Some(fragment) if attribute == "href" => {
@@ -95,6 +100,22 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
             });
         b
     })
+}
+
+/// Whether a URL leads away from the page's own host: it has a scheme, or it
+/// starts with two slashes (browsers read `\\` as `/`), after the leading
+/// blanks and controls browsers skip.
+fn names_another_host(url: &str) -> bool {
+    let url = url.trim_start_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control());
+    let mut start = url.chars().take(2);
+    if start.clone().count() == 2 && start.all(|c| c == '/' || c == '\\') {
+        return true;
+    }
+    // A colon before any path, query or fragment ends a scheme.
+    match (url.find(':'), url.find(['/', '?', '#', '\\'])) {
+        (Some(colon), path) if colon > 0 => path.is_none_or(|path| colon < path),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -137,6 +158,20 @@ mod tests {
             assert!(!html.contains(bad), "{bad} survived: {html}");
         }
         assert!(html.contains("text"), "{html}");
+    }
+
+    #[test]
+    fn images_from_other_hosts_lose_their_source() {
+        let html = render(
+            "![a](https://evil.example/a.png) <img src=\"//evil.example/b.png\" alt=\"b\"> \
+             <img src=\"/\\evil.example/c.png\" alt=\"c\"> <img src=\" http://evil.example/d.png\"> ![e](pics/e.png)",
+        );
+        assert!(!html.contains("evil.example"), "{html}");
+        assert!(html.contains("alt=\"a\"") && html.contains("alt=\"b\""), "{html}");
+        assert!(html.contains("src=\"pics/e.png\""), "a relative image stays: {html}");
+        for (url, other) in [("a.png", false), ("/x/a.png", false), ("a:b", true), ("HTTPS://x", true), ("?q=a:b", false), ("\\/x", true)] {
+            assert_eq!(names_another_host(url), other, "{url}");
+        }
     }
 
     #[test]

@@ -40,7 +40,13 @@ pub(crate) fn sibling(out: &Path, suffix: &str) -> PathBuf {
 /// when the value is dropped, or by the OS if the process dies.
 pub fn lock_output(out: &Path) -> Result<OutputLock, OutputError> {
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(io_error(parent))?;
+        fs::create_dir_all(parent).map_err(|source| {
+            // "File exists" would not say which file is in the way.
+            match parent.ancestors().find(|a| fs::metadata(a).is_ok_and(|m| !m.is_dir())) {
+                Some(file) => OutputError::NotAFolder { path: file.to_owned() },
+                None => OutputError::Io { path: parent.to_owned(), source },
+            }
+        })?;
     }
     let lock = sibling(out, ".lock");
     let file = File::options().create(true).truncate(false).write(true).open(&lock).map_err(io_error(&lock))?;

@@ -32,29 +32,29 @@ export const IMAGE_MODEL = "black-forest-labs/FLUX.1-dev";
 export const CLASSIFIER_MODEL = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
 
 /** Fails with the fix when the browser or the built site is missing. */
-export function checkPrerequisites() {
+export function checkPrerequisites(dist = DIST) {
   if (!existsSync(CHROMIUM)) {
     assert.fail(
       `${CHROMIUM} is missing: the browser tests drive Debian's Chromium. ` +
         "Install it with `apt-get install -y chromium` (as root), then run `npm run test:browser` again.",
     );
   }
-  if (!existsSync(join(DIST, "index.html"))) {
+  if (!existsSync(join(dist, "index.html"))) {
     assert.fail(
-      `${DIST} holds no built site: run \`make islands && target/release/modelpages build\` ` +
+      `${dist} holds no built site: run \`make islands && target/release/modelpages build\` ` +
         "in the repository root first, or point MODELPAGES_DIST at a built site.",
     );
   }
   // The site embeds a copy of build/islands.js; testing an older copy would
   // test old code.
   const bundle = join(siteSrc, "build", "islands.js");
-  const assets = join(DIST, "assets");
+  const assets = join(dist, "assets");
   if (existsSync(bundle) && existsSync(assets)) {
     const built = readFileSync(bundle);
     const copies = readdirSync(assets).filter((name) => /^islands\b.*\.js$/.test(name));
     if (copies.length > 0 && !copies.some((name) => readFileSync(join(assets, name)).equals(built))) {
       assert.fail(
-        `${DIST} was built with an older islands bundle than build/islands.js: ` +
+        `${dist} was built with an older islands bundle than build/islands.js: ` +
           "rebuild the site (`target/release/modelpages build` in the repository root) before the browser tests.",
       );
     }
@@ -62,12 +62,13 @@ export function checkPrerequisites() {
 }
 
 /**
- * Starts the server and the browser. Returns { origin, browser, newContext,
- * openPage, problems, close }.
+ * Starts the server (over `dist`, by default the site MODELPAGES_DIST names)
+ * and the browser. Returns { origin, port, browser, newContext, openPage,
+ * problems, close }.
  */
-export async function startHarness() {
-  checkPrerequisites();
-  const server = await startServer(DIST, 0);
+export async function startHarness({ dist = DIST } = {}) {
+  checkPrerequisites(dist);
+  const server = await startServer(dist, 0);
   // launch() starts Chromium on a fresh temporary profile directory of its own
   // (removed on close), so every run is independent of the last; contexts
   // from newContext() are isolated from each other as well.
@@ -86,7 +87,7 @@ export async function startHarness() {
       // Browsers ask every site for /favicon.ico on their own; the generated
       // site has none yet, which is not an error of the page under test.
       const source = message.location().url;
-      if (source === `${server.origin}/favicon.ico` && !existsSync(join(DIST, "favicon.ico"))) {
+      if (source === `${server.origin}/favicon.ico` && !existsSync(join(dist, "favicon.ico"))) {
         return;
       }
       problems.push(`console error on ${page.url()}: ${message.text()}${source ? ` (${source})` : ""}`);
@@ -130,7 +131,7 @@ export async function startHarness() {
     await server.close();
   };
 
-  return { origin: server.origin, browser, newContext, openPage, problems, requests, offHostRequests, close };
+  return { origin: server.origin, port: server.port, browser, newContext, openPage, problems, requests, offHostRequests, close };
 }
 
 /** Attributes and text of every example figure that is shown. */
@@ -139,10 +140,10 @@ export async function startHarness() {
  * the tests (handing it to `onStart`), close it after, and after each test
  * check that no page logged an error or asked another host for anything.
  */
-export function useHarness({ before, after, afterEach }, onStart) {
+export function useHarness({ before, after, afterEach }, onStart, options = {}) {
   let harness;
   before(async () => {
-    harness = await startHarness();
+    harness = await startHarness(options);
     onStart(harness);
   });
   after(async () => {

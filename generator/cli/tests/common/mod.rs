@@ -87,3 +87,13 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// No staging folder of a build is left beside the output in `parent`.
+pub fn assert_no_staging_left(parent: &Path) {
+    let leftovers: Vec<_> = fs::read_dir(parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "staging folders left: {leftovers:?}");
+}

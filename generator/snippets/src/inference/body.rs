@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::escape::{identifier, js_str, py_str, sh_str};
+use crate::escape::{identifier, js_str, py_str, sh_json};
 
 const INDENT: &str = "    ";
 
@@ -58,7 +58,7 @@ pub fn format_body(value: &Value, format: BodyFormat, level: usize) -> Result<St
         BodyFormat::CurlData => {
             let mut json = String::new();
             write_value(&mut json, value, level, Style::JSON);
-            out = sh_str(&json);
+            out = sh_json(&json);
         }
         BodyFormat::PythonKwargs => {
             let Value::Object(map) = value else { return Err(BodyError::NotKeywordArguments) };

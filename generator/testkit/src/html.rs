@@ -1,0 +1,249 @@
+//! Live markup in generated HTML: anything a browser would run or load that
+//! did not come from the site's own templates.
+//!
+//! Pages are split into tokens by html5ever's tokenizer, the same state
+//! machine browsers use, with the raw-text rules for `<script>`, `<style>`
+//! and friends applied, so markup hidden in comments or attribute values is
+//! seen exactly as a browser sees it.
+
+use std::cell::RefCell;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts};
+
+/// One token of an HTML document, with entities decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    Start { name: String, attrs: Vec<(String, String)> },
+    End { name: String },
+    Text(String),
+    Comment(String),
+}
+
+impl Node {
+    /// The value of attribute `name` on a start tag.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        match self {
+            Node::Start { attrs, .. } => attrs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()),
+            _ => None,
+        }
+    }
+
+    pub fn is_start(&self, tag: &str) -> bool {
+        matches!(self, Node::Start { name, .. } if name == tag)
+    }
+}
+
+struct Collect(RefCell<Vec<Node>>);
+
+impl TokenSink for Collect {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        let mut nodes = self.0.borrow_mut();
+        match token {
+            Token::TagToken(Tag { kind: TagKind::StartTag, name, attrs, .. }) => {
+                let name = name.to_string();
+                let attrs = attrs.iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect();
+                let next = raw_kind(&name);
+                nodes.push(Node::Start { name, attrs });
+                return next;
+            }
+            Token::TagToken(Tag { kind: TagKind::EndTag, name, .. }) => nodes.push(Node::End { name: name.to_string() }),
+            Token::CharacterTokens(text) => push_text(&mut nodes, &text),
+            Token::NullCharacterToken => push_text(&mut nodes, "\0"),
+            Token::CommentToken(text) => nodes.push(Node::Comment(text.to_string())),
+            Token::DoctypeToken(_) | Token::EOFToken | Token::ParseError(_) => {}
+        }
+        TokenSinkResult::Continue
+    }
+}
+
+/// The tokenizer state a browser switches to after a start tag (scripting on).
+fn raw_kind(tag: &str) -> TokenSinkResult<()> {
+    match tag {
+        "script" => TokenSinkResult::RawData(RawKind::ScriptData),
+        "style" | "xmp" | "iframe" | "noembed" | "noframes" | "noscript" => TokenSinkResult::RawData(RawKind::Rawtext),
+        "textarea" | "title" => TokenSinkResult::RawData(RawKind::Rcdata),
+        "plaintext" => TokenSinkResult::Plaintext,
+        _ => TokenSinkResult::Continue,
+    }
+}
+
+fn push_text(nodes: &mut Vec<Node>, text: &str) {
+    match nodes.last_mut() {
+        Some(Node::Text(last)) => last.push_str(text),
+        _ => nodes.push(Node::Text(text.to_owned())),
+    }
+}
+
+/// Splits `html` into tokens as a browser's tokenizer would.
+pub fn tokens(html: &str) -> Vec<Node> {
+    let tokenizer = Tokenizer::new(Collect(RefCell::new(Vec::new())), TokenizerOpts::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(html));
+    let _ = tokenizer.feed(&input);
+    tokenizer.end();
+    tokenizer.sink.0.take()
+}
+
+/// Elements that run code, load documents or styles, or switch the parser
+/// into foreign content (where sanitisers and browsers may disagree).
+const FORBIDDEN_TAGS: &[&str] = &[
+    "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "form", "base",
+    "link", "meta", "template", "portal", "noscript", "xmp", "plaintext", "noembed", "noframes", "param",
+];
+
+/// Attributes holding a URL a browser follows or loads.
+const URL_ATTRIBUTES: &[&str] =
+    &["href", "src", "action", "formaction", "xlink:href", "poster", "background", "cite", "data", "srcset", "ping", "longdesc", "manifest", "lowsrc", "dynsrc", "codebase"];
+
+/// What the site's own templates put in every page, which a page may hold.
+#[derive(Clone, Debug)]
+pub struct SiteMarkup {
+    /// The Content-Security-Policy the page must declare.
+    pub csp: String,
+    /// URL of the site's stylesheet.
+    pub stylesheet: String,
+    /// URL of the site's island bundle, when the site has one.
+    pub script: Option<String>,
+}
+
+/// Everything in a card fragment (no site markup allowed) or a whole page
+/// (`site` given) that could run or load something. Empty means safe.
+pub fn live_markup(html: &str, site: Option<&SiteMarkup>) -> Vec<String> {
+    let nodes = tokens(html);
+    let mut found = Vec::new();
+    let mut csp_seen = false;
+    for (i, node) in nodes.iter().enumerate() {
+        let Node::Start { name, attrs } = node else { continue };
+        if FORBIDDEN_TAGS.contains(&name.as_str()) {
+            match site.map(|site| allowed_site_tag(site, node, nodes.get(i + 1))) {
+                Some(Some(is_csp)) => csp_seen |= is_csp,
+                _ => found.push(format!("<{name}> element {attrs:?}")),
+            }
+        }
+        for (attr, value) in attrs {
+            if attr.starts_with("on") || matches!(attr.as_str(), "style" | "srcdoc" | "formaction") {
+                found.push(format!("<{name} {attr}={value:?}>"));
+            }
+            if URL_ATTRIBUTES.contains(&attr.as_str()) && !(name == "link" && value == "data:,") {
+                if let Some(problem) = url_problem(value, attr) {
+                    found.push(format!("<{name} {attr}={value:?}>: {problem}"));
+                }
+            }
+        }
+    }
+    if site.is_some() && !csp_seen {
+        found.push("no Content-Security-Policy meta element with the site's policy".into());
+    }
+    found
+}
+
+/// For a site page: `Some(is_csp)` when `node` is one of the elements the
+/// templates write themselves, `None` when it came from somewhere else.
+fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Option<bool> {
+    let Node::Start { name, attrs } = node else { return None };
+    let only = |keys: &[&str]| attrs.iter().all(|(k, _)| keys.contains(&k.as_str()));
+    match name.as_str() {
+        "script" => {
+            let inline_empty = matches!(next, Some(Node::End { name }) if name == "script");
+            let ours = site.script.as_deref().is_some_and(|src| node.attr("src") == Some(src));
+            (ours && inline_empty && only(&["src", "defer"])).then_some(false)
+        }
+        "link" => {
+            let stylesheet = node.attr("rel") == Some("stylesheet") && node.attr("href") == Some(site.stylesheet.as_str());
+            let icon = node.attr("rel") == Some("icon") && node.attr("href") == Some("data:,");
+            ((stylesheet || icon) && only(&["rel", "href"])).then_some(false)
+        }
+        "meta" => {
+            if node.attr("http-equiv").is_some() {
+                let csp = node.attr("http-equiv") == Some("Content-Security-Policy")
+                    && node.attr("content") == Some(site.csp.as_str());
+                return (csp && only(&["http-equiv", "content"])).then_some(true);
+            }
+            let named = matches!(node.attr("name"), Some("viewport" | "referrer" | "description"));
+            (attrs.len() == 1 && node.attr("charset") == Some("utf-8") || named && only(&["name", "content"])).then_some(false)
+        }
+        _ => None,
+    }
+}
+
+/// Why a URL attribute is unsafe: a scheme that runs code or embeds a
+/// document, or (for what the browser loads by itself) another host.
+fn url_problem(value: &str, attr: &str) -> Option<&'static str> {
+    // Browsers drop ASCII whitespace and controls inside a scheme (`java\tscript:`).
+    let squeezed: String =
+        value.chars().filter(|c| !c.is_ascii_whitespace() && !c.is_ascii_control()).collect::<String>().to_ascii_lowercase();
+    if ["javascript:", "vbscript:", "data:", "blob:", "filesystem:"].iter().any(|s| squeezed.starts_with(s)) {
+        return Some("a scheme that runs or embeds code");
+    }
+    let loads_by_itself = matches!(attr, "src" | "srcset" | "poster" | "background" | "data" | "lowsrc" | "dynsrc" | "codebase");
+    let two_slashes = squeezed.chars().take(2).filter(|c| matches!(c, '/' | '\\')).count() == 2;
+    let other_host = two_slashes || squeezed.contains("://");
+    (loads_by_itself && other_host).then_some("loads from another host")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> SiteMarkup {
+        SiteMarkup { csp: "default-src 'self'".into(), stylesheet: "/assets/s.css".into(), script: Some("/assets/i.js".into()) }
+    }
+
+    #[test]
+    fn fragments_with_live_markup_are_caught() {
+        for bad in [
+            "<script>x()</script>",
+            "<img src=x onerror=alert(1)>",
+            "<a href=\"java\tscript:alert(1)\">x</a>",
+            "<a href=\"&#x6A;avascript:alert(1)\">x</a>",
+            "<iframe srcdoc=\"x\"></iframe>",
+            "<svg><script>x()</script></svg>",
+            "<div style=\"background:url(x)\">",
+            "<img src=\"https://evil.example/x.png\">",
+            "<a href=\"data:text/html,hi\">d</a>",
+            "<meta http-equiv=\"refresh\" content=\"0;url=javascript:x()\">",
+        ] {
+            assert!(!live_markup(bad, None).is_empty(), "{bad} passed");
+        }
+    }
+
+    #[test]
+    fn text_comments_and_safe_markup_pass() {
+        for ok in [
+            "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>",
+            "<!-- <script>x()</script> -->",
+            "<a href=\"https://example.com\" rel=\"noopener\">x</a>",
+            "<pre><code>&lt;img onerror=x&gt;</code></pre>",
+            "<p title=\"<script>\">t</p>",
+        ] {
+            assert_eq!(live_markup(ok, None), Vec::<String>::new(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn script_content_is_raw_text() {
+        // What follows `<script>` up to `</script>` is one text token, so a
+        // tag inside it is not counted as markup of its own.
+        let nodes = tokens("<script>a = '<p>'</script><p>b</p>");
+        assert_eq!(nodes[1], Node::Text("a = '<p>'".into()));
+        assert!(nodes[3].is_start("p"));
+    }
+
+    #[test]
+    fn site_markup_is_allowed_only_as_the_templates_write_it() {
+        let page = "<meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'\">\
+                    <link rel=\"stylesheet\" href=\"/assets/s.css\"><script src=\"/assets/i.js\" defer></script>";
+        assert_eq!(live_markup(page, Some(&site())), Vec::<String>::new());
+        let no_csp = "<meta charset=\"utf-8\">";
+        assert_eq!(live_markup(no_csp, Some(&site())).len(), 1);
+        let other_script = format!("{page}<script src=\"/assets/x.js\"></script>");
+        assert_eq!(live_markup(&other_script, Some(&site())).len(), 1);
+        let inline = format!("{page}<script src=\"/assets/i.js\">x()</script>");
+        assert_eq!(live_markup(&inline, Some(&site())).len(), 1);
+        assert_eq!(live_markup(page, None).len(), 4, "no site markup in a fragment");
+    }
+}
