@@ -6,13 +6,18 @@
 
 Files in DIR are checked by extension: .py (python3's parser, then pyflakes:
 any undefined name fails), .mjs/.js (site-src/tools/check-js.mjs: ESLint
-parse and no-undef), .sh (bash -n). Every file must be indented with spaces
-only, in steps of four. With --bin, the examples of each model are first
-written to a temporary DIR by `MODELPAGES snippets` (with OPTIONS, e.g.
+parse and no-undef), .sh (bash -n), .url (a local app's deep link: the URL on
+the first line must be well formed, every character in it allowed in a URL
+and the model id on the second line in it, percent-encoded or plain). Every
+file must be indented with spaces only, in steps of four. With --bin, the
+examples of each model (library, inference and local apps) are first written
+to a temporary DIR by `MODELPAGES snippets` (with OPTIONS, e.g.
 "--streaming --bill-to acme", added to each call).
 
 With --literal (hostile-input tests), every string literal that mentions
 TEXT's first 8 characters must hold TEXT unchanged: escaping kept the value.
+For shell, that is every word (after the shell's own unquoting, comments
+left out), or a string in a word that is JSON or `name=JSON`.
 
 Prints one line per failure and closes with "N passed, M failed".
 """
@@ -21,10 +26,13 @@ import ast
 import json
 import os
 import pathlib
+import re
 import shlex
+import string
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
@@ -87,9 +95,70 @@ def check_python(path, text, literal):
     return problems
 
 
-def check_sh(path):
+def json_strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from json_strings(v)
+    elif isinstance(value, list):
+        for item in value:
+            yield from json_strings(item)
+
+
+def json_or_none(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def sh_words_keep(text, literal):
+    """Problems if a shell word that mentions the literal does not hold it."""
+    try:
+        words = shlex.split(text, comments=True, posix=True)
+    except ValueError as e:
+        return [f"the shell words do not parse: {e}"]
+    for word in words:
+        if literal[:8] not in word or literal in word:
+            continue
+        # JSON bodies (`-d '{...}'`) and form fields (`-F 'name={...}'`) hold the value JSON-encoded.
+        candidates = [word] + ([word.split("=", 1)[1]] if "=" in word else [])
+        if any(literal in s for c in candidates for s in json_strings(json_or_none(c))):
+            continue
+        return [f"a shell word holds the record value changed: {word!r}"]
+    return []
+
+
+def check_sh(path, text, literal):
     done = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True)
-    return [done.stderr.strip()] if done.returncode else []
+    if done.returncode:
+        return [done.stderr.strip()]
+    return sh_words_keep(text, literal) if literal is not None else []
+
+
+# Characters a URL may hold as they are (RFC 3986: unreserved, reserved, and `%` for escapes).
+URL_CHARS = set(string.ascii_letters + string.digits + "-._~" + ":/?#[]@" + "!$&'()*+,;=" + "%")
+
+
+def check_url(text):
+    """A deep link: `URL\nMODEL_ID`."""
+    url, _, model_id = text.rstrip("\n").partition("\n")
+    problems = []
+    bad = sorted({c for c in url if c not in URL_CHARS})
+    if bad:
+        problems.append(f"characters not allowed in a URL: {bad!r}")
+    if re.search(r"%(?![0-9A-Fa-f]{2})", url):
+        problems.append("a % that starts no escape")
+    parts = urllib.parse.urlsplit(url)
+    if not re.fullmatch(r"[a-z][a-z0-9+.-]*", parts.scheme):
+        problems.append(f"no valid scheme: {parts.scheme!r}")
+    if parts.scheme in ("http", "https") and not parts.netloc:
+        problems.append("no host")
+    if not model_id or model_id not in urllib.parse.unquote(url):
+        problems.append(f"the model id {model_id!r} is not in it")
+    return problems
 
 
 def check_dir(directory, literal):
@@ -102,7 +171,9 @@ def check_dir(directory, literal):
         if path.suffix == ".py":
             problems += check_python(path, text, literal)
         elif path.suffix == ".sh":
-            problems += check_sh(path)
+            problems += check_sh(path, text, literal)
+        elif path.suffix == ".url":
+            problems += check_url(text)
         elif path.suffix in (".mjs", ".js"):
             if problems:
                 pass
@@ -150,9 +221,14 @@ def write_model_snippets(binary, templates, options, models, directory):
         data = json.loads(done.stdout)
         snippets = (data.get("library") or {}).get("snippets", [])
         snippets += data.get("inference", [])
+        snippets += data.get("local_apps", [])
         for i, snippet in enumerate(snippets):
-            name = data["id"].replace("/", "__") + f"-{i}.{EXTENSIONS[snippet['language']]}"
-            pathlib.Path(directory, name).write_text(snippet["content"] + "\n", encoding="utf-8")
+            stem = data["id"].replace("/", "__") + f"-{i}"
+            if snippet.get("kind") == "deeplink":
+                content, extension = snippet["content"] + "\n" + data["id"], "url"
+            else:
+                content, extension = snippet["content"], EXTENSIONS[snippet["language"]]
+            pathlib.Path(directory, f"{stem}.{extension}").write_text(content + "\n", encoding="utf-8")
     return failures
 
 

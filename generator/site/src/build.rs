@@ -229,10 +229,15 @@ fn write_model_pages(
                 Ok(usage) => usage,
                 Err(err) => return failed(err),
             };
-            let (hosted, notes) = match hosted_examples(snippets, inference, &model.record) {
+            let (hosted, mut notes) = match hosted_examples(snippets, inference, &model.record) {
                 Ok(found) => found,
                 Err(err) => return failed(err),
             };
+            let local = match crate::gguf::local_section(snippets, model) {
+                Ok(local) => local,
+                Err(err) => return failed(err),
+            };
+            notes.extend(local.notes);
             let page = ModelPage {
                 model,
                 task: model.record.task().and_then(|t| tasks.link(t, site)),
@@ -243,6 +248,8 @@ fn write_model_pages(
                     .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
                     .collect(),
                 inference: hosted,
+                gguf: local.listing,
+                local_apps: local.apps,
             };
             let html = render_model_page(templates, &highlighter, site, &page)?;
             staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
