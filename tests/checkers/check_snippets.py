@@ -6,9 +6,12 @@
 
 Files in DIR are checked by extension: .py (python3's parser, then pyflakes:
 any undefined name fails), .mjs/.js (site-src/tools/check-js.mjs: ESLint
-parse and no-undef), .sh (bash -n). Every file must be indented with spaces
-only, in steps of four. With --bin, the examples of each model are first
-written to a temporary DIR by `MODELPAGES snippets` (with OPTIONS, e.g.
+parse and no-undef), .sh (bash -n), .url (a local app's deep link: the URL on
+the first line must be well formed, every character in it allowed in a URL
+and the model id on the second line in it, percent-encoded or plain). Every
+file must be indented with spaces only, in steps of four. With --bin, the
+examples of each model (library, inference and local apps) are first written
+to a temporary DIR by `MODELPAGES snippets` (with OPTIONS, e.g.
 "--streaming --bill-to acme", added to each call).
 
 With --literal (hostile-input tests), every string literal that mentions
@@ -22,6 +25,7 @@ a shell word holds TEXT up to its first NUL.
 No file may hold a raw control character other than the newline, nor an
 invisible format or separator character (Unicode Cf, Zl, Zp): record values
 must reach code as escapes, so the reader sees what the code does.
+Deep links (.url files, `URL\nMODEL_ID`) must be well-formed URLs holding the id.
 
 Prints one line per failure and closes with "N passed, M failed".
 """
@@ -30,11 +34,14 @@ import ast
 import json
 import os
 import pathlib
+import re
 import shlex
+import string
 import subprocess
 import sys
 import tempfile
 import unicodedata
+import urllib.parse
 
 from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
@@ -123,6 +130,29 @@ def check_sh(path, text, literal):
         mangled = [v for v in strings if marker in v and wanted not in v]
         if mangled:
             problems.append(f"a shell word holds the record value changed: {mangled[0]!r}")
+    return problems
+
+
+# Characters a URL may hold as they are (RFC 3986: unreserved, reserved, and `%` for escapes).
+URL_CHARS = set(string.ascii_letters + string.digits + "-._~" + ":/?#[]@" + "!$&'()*+,;=" + "%")
+
+
+def check_url(text):
+    """A deep link: `URL\nMODEL_ID`."""
+    url, _, model_id = text.rstrip("\n").partition("\n")
+    problems = []
+    bad = sorted({c for c in url if c not in URL_CHARS})
+    if bad:
+        problems.append(f"characters not allowed in a URL: {bad!r}")
+    if re.search(r"%(?![0-9A-Fa-f]{2})", url):
+        problems.append("a % that starts no escape")
+    parts = urllib.parse.urlsplit(url)
+    if not re.fullmatch(r"[a-z][a-z0-9+.-]*", parts.scheme):
+        problems.append(f"no valid scheme: {parts.scheme!r}")
+    if parts.scheme in ("http", "https") and not parts.netloc:
+        problems.append("no host")
+    if not model_id or model_id not in urllib.parse.unquote(url):
+        problems.append(f"the model id {model_id!r} is not in it")
     return problems
 
 
@@ -231,6 +261,8 @@ def check_dir(directory, literal, literals=None):
             problems += check_python(path, text, file_literal)
         elif path.suffix == ".sh":
             problems += check_sh(path, text, file_literal)
+        elif path.suffix == ".url":
+            problems += check_url(text)
         elif path.suffix in (".mjs", ".js"):
             if problems:
                 pass
@@ -280,9 +312,14 @@ def write_model_snippets(binary, templates, options, models, directory):
         data = json.loads(done.stdout)
         snippets = (data.get("library") or {}).get("snippets", [])
         snippets += data.get("inference", [])
+        snippets += data.get("local_apps", [])
         for i, snippet in enumerate(snippets):
-            name = data["id"].replace("/", "__") + f"-{i}.{EXTENSIONS[snippet['language']]}"
-            pathlib.Path(directory, name).write_text(snippet["content"] + "\n", encoding="utf-8")
+            stem = data["id"].replace("/", "__") + f"-{i}"
+            if snippet.get("kind") == "deeplink":
+                content, extension = snippet["content"] + "\n" + data["id"], "url"
+            else:
+                content, extension = snippet["content"], EXTENSIONS[snippet["language"]]
+            pathlib.Path(directory, f"{stem}.{extension}").write_text(content + "\n", encoding="utf-8")
     return failures
 
 

@@ -9,7 +9,6 @@ use modelpages_record::{parse_record, ModelId, RECORD_FILE};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use serde_json::{json, Value};
 
-/// `{"id", "library": {"key", "label", "snippets": [...]} | null, "inference": [...]}`
 /// The inference options of `modelpages snippets`.
 #[derive(clap::Args, Debug, Default)]
 pub struct InferenceArgs {
@@ -52,6 +51,8 @@ impl InferenceArgs {
     }
 }
 
+/// `{"id", "library": {"key", "label", "snippets": [...]} | null, "inference": [...],
+/// "local_apps": [...]}`
 pub fn model_snippets_json(
     engine: &SnippetEngine,
     path: &Path,
@@ -75,7 +76,14 @@ pub fn model_snippets_json(
     for note in &inference.notes {
         eprintln!("note: {note}");
     }
-    Ok(json!({ "id": record.id, "library": library, "inference": inference.snippets }))
+    // GGUF files beside the record count too, as in a build.
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let gguf = modelpages_site::gguf::model_gguf(folder, &record);
+    for err in &gguf.errors {
+        eprintln!("note: GGUF header not read: {err}");
+    }
+    let local_apps = engine.local_app_examples(&record, Some(&gguf.listing))?;
+    Ok(json!({ "id": record.id, "library": library, "inference": inference.snippets, "local_apps": local_apps }))
 }
 
 /// The built-in engine, or one with the templates under `dir`.

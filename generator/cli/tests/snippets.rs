@@ -242,3 +242,49 @@ fn corpus_covers_every_hosted_inference_task() {
     }
     assert!(mappings.contains("\"adapter\":\"lora\""), "a fal-ai LoRA");
 }
+
+/// Records that get local apps (GGUF files, a transformers chat model, an MLX
+/// model, a diffusers LoRA) with hostile ids of files, tags and texts.
+#[test]
+fn hostile_values_stay_data_in_local_app_commands_and_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let records = [
+        json!({"id": "hostile/gguf", "pipeline_tag": "text-generation", "tags": [HOSTILE, "conversational"],
+               "widgetData": [{"text": HOSTILE}],
+               "siblings": [{"rfilename": format!("{HOSTILE}-Q4_K_M.gguf")}, {"rfilename": format!("{HOSTILE}/m-UD-Q2_K_XL-00001-of-00002.gguf")},
+                            {"rfilename": format!("{HOSTILE}.gguf"), "size": 5}]}),
+        json!({"id": "hostile/unlabelled", "pipeline_tag": "text-generation", "siblings": [{"rfilename": format!("{HOSTILE}.gguf")}]}),
+        json!({"id": "hostile/chat", "pipeline_tag": "text-generation", "library_name": "transformers",
+               "tags": [HOSTILE, "transformers", "text-generation-inference", "conversational"], "widgetData": [{"text": HOSTILE}]}),
+        json!({"id": "hostile/base", "pipeline_tag": "text-generation", "library_name": "transformers", "widgetData": [{"text": HOSTILE}]}),
+        json!({"id": "hostile/mlx", "pipeline_tag": "text-generation", "library_name": "mlx", "tags": ["mlx", HOSTILE], "widgetData": [{"text": HOSTILE}]}),
+        json!({"id": "hostile/lora", "pipeline_tag": "text-to-image", "library_name": "diffusers", "tags": ["lora", "safetensors", HOSTILE]}),
+    ];
+    let mut dirs = Vec::new();
+    for record in records {
+        let dir = tmp.path().join(record["id"].as_str().unwrap());
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("model.json"), serde_json::to_vec(&record).unwrap()).unwrap();
+        let apps = json_of(modelpages().arg("snippets").arg(&dir))["local_apps"].as_array().unwrap().len();
+        assert!(apps > 0, "{} gets local apps", record["id"]);
+        dirs.push(dir);
+    }
+    let passed = check_models(&dirs, Some(HOSTILE));
+    assert!(passed > 40, "{passed} examples");
+}
+
+#[test]
+fn snippets_command_prints_local_apps_with_files_beside_the_record() {
+    let v = json_of(modelpages().arg("snippets").arg(repo_root().join("models/modelpages-fixtures/tiny-llama-GGUF")));
+    let apps = v["local_apps"].as_array().unwrap();
+    let llama = apps.iter().find(|a| a["app"] == "llama.cpp").unwrap();
+    assert_eq!((&llama["kind"], &llama["language"], &llama["label"]), (&json!("command"), &json!("sh"), &json!("llama.cpp")));
+    assert!(llama["content"].as_str().unwrap().contains("llama-server -hf 'modelpages-fixtures/tiny-llama-GGUF:Q4_K_M'"));
+    let lmstudio = apps.iter().find(|a| a["app"] == "lmstudio").unwrap();
+    assert_eq!((&lmstudio["kind"], &lmstudio["language"]), (&json!("deeplink"), &json!(null)));
+    assert_eq!(lmstudio["content"], "lmstudio://open_from_hf?model=modelpages-fixtures/tiny-llama-GGUF");
+    assert!(json_of(modelpages().arg("snippets").arg(repo_root().join("models/google/vit-base-patch16-224")))["local_apps"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}

@@ -5,11 +5,13 @@
 //! strings back and decide where they go.
 
 mod highlight;
+mod local;
 mod markdown;
 mod pages;
 mod templates;
 
 pub use highlight::{escape_html, Highlighter};
+pub use local::{LocalAppAction, LocalAppExample};
 pub use markdown::render_card;
 pub use pages::{
     model_url, render_index_page, render_libraries_page, render_library_page, render_model_page,

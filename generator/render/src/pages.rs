@@ -8,6 +8,7 @@ use modelpages_record::{CardMeta, LoadedModel};
 use serde::{Deserialize, Serialize};
 
 use crate::highlight::Highlighter;
+use crate::local::{gguf_view, local_app_views, GgufView, LocalAppExample, LocalAppView};
 use crate::markdown::render_card;
 use crate::templates::{TemplateError, Templates};
 
@@ -116,6 +117,10 @@ pub struct ModelPage<'a> {
     pub examples: Vec<CodeExample>,
     /// In provider order, then language and client.
     pub inference: Vec<InferenceExample>,
+    /// The model's GGUF files (from its record and its folder).
+    pub gguf: modelpages_gguf::GgufListing,
+    /// Local apps that can run the model, each app's examples together.
+    pub local_apps: Vec<LocalAppExample>,
 }
 
 #[derive(Serialize)]
@@ -137,6 +142,8 @@ struct ModelView<'a> {
     card_html: Option<Value>,
     examples: Vec<ExampleView<'a>>,
     inference: Vec<ProviderView<'a>>,
+    gguf: Option<GgufView>,
+    local_apps: Vec<LocalAppView<'a>>,
 }
 
 /// A provider and its examples.
@@ -294,6 +301,8 @@ pub fn render_model_page(
         card_html,
         examples,
         inference,
+        gguf: gguf_view(&page.gguf),
+        local_apps: local_app_views(&page.local_apps, highlighter, &values),
     };
     templates.render("model.html", minijinja::context! { site, model => view, page_title => model.id.as_str() })
 }

@@ -285,7 +285,7 @@ impl RenderStage<'_> {
                 return Ok(ModelOutcome::Failed(err));
             }
         };
-        let input = input_hash(&files.record, files.card.as_deref());
+        let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
         if let Some(mut entry) = previous.filter(|e| e.input == input) {
             if entry.files.iter().all(|f| self.writer.keep(f)) {
                 entry.stamp = stamp;
@@ -328,10 +328,15 @@ impl RenderStage<'_> {
             Ok(usage) => usage,
             Err(err) => return failed(err),
         };
-        let (hosted, notes) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
+        let (hosted, mut notes) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
             Ok(found) => found,
             Err(err) => return failed(err),
         };
+        let local = match crate::gguf::local_section(&self.snippets, model) {
+            Ok(local) => local,
+            Err(err) => return failed(err),
+        };
+        notes.extend(local.notes);
         let page = ModelPage {
             model,
             task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
@@ -342,6 +347,8 @@ impl RenderStage<'_> {
                 .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
                 .collect(),
             inference: hosted,
+            gguf: local.listing,
+            local_apps: local.apps,
         };
         let html = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         let files = vec![(format!("{}/index.html", model.id), html)];

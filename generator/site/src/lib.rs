@@ -7,6 +7,7 @@
 pub mod assets;
 mod build;
 pub mod corpus;
+pub mod gguf;
 mod libraries;
 pub mod progress;
 mod search_index;

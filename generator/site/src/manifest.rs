@@ -124,8 +124,12 @@ pub fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
 
 /// Hash of a model's input files: what decides whether its page must be
 /// rendered again.
-pub fn input_hash(record: &[u8], card: Option<&[u8]>) -> String {
+pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> String {
     let mut hasher = blake3::Hasher::new();
+    // GGUF files beside the record shape the page (their headers are read),
+    // but hashing gigabytes is out of the question: their names, sizes and
+    // modification times stand in for them.
+    hasher.update(gguf_stamp(folder).as_bytes());
     hasher.update(&(record.len() as u64).to_le_bytes());
     hasher.update(record);
     if let Some(card) = card {
@@ -133,6 +137,22 @@ pub fn input_hash(record: &[u8], card: Option<&[u8]>) -> String {
         hasher.update(card);
     }
     hasher.finalize().to_hex().to_string()
+}
+
+/// Name, size and modification time of every `*.gguf` entry in `folder`.
+fn gguf_stamp(folder: &Path) -> String {
+    let Ok(entries) = fs::read_dir(folder) else { return String::new() };
+    let mut found: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().to_ascii_lowercase().ends_with(".gguf"))
+        .map(|e| {
+            let meta = e.metadata().ok();
+            let modified = meta.as_ref().and_then(|m| m.modified().ok());
+            format!("{:?} {:?} {:?}\n", e.file_name(), meta.map(|m| (m.len(), m.file_type().is_symlink())), modified)
+        })
+        .collect();
+    found.sort_unstable();
+    found.concat()
 }
 
 /// Hash of what every page depends on: this program (templates

@@ -74,6 +74,7 @@ pub struct SnippetEngine {
     catalogue: Catalogue,
     task_specs: Vec<crate::inference::TaskSpec>,
     providers: Vec<crate::inference::ProviderInfo>,
+    local_apps: Vec<crate::local_apps::LocalApp>,
     /// Library key to its templates, in file-name order.
     library_templates: BTreeMap<String, Vec<(String, Language)>>,
 }
@@ -125,6 +126,7 @@ impl SnippetEngine {
             catalogue: Catalogue::builtin(),
             task_specs: crate::inference::task_specs(),
             providers: crate::inference::known_providers(),
+            local_apps: crate::local_apps::builtin_apps(),
             library_templates,
         }
     }
@@ -166,6 +168,16 @@ impl SnippetEngine {
         self.render(&name, &TemplateValue::from_serialize(context))
     }
 
+    /// The local apps, in the order pages show them.
+    pub fn local_apps(&self) -> &[crate::local_apps::LocalApp] {
+        &self.local_apps
+    }
+
+    #[cfg(test)]
+    pub(crate) fn has_template(&self, name: &str) -> bool {
+        self.env.get_template(name).is_ok()
+    }
+
     /// Whether `key` has usage-example templates.
     pub fn has_snippets(&self, key: &str) -> bool {
         self.library_templates.contains_key(key)
@@ -196,7 +208,7 @@ impl SnippetEngine {
         Ok(Some(LibraryExamples { library, snippets }))
     }
 
-    fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
+    pub(crate) fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
         let error = |source| SnippetError::Render { name: name.to_owned(), source };
         let template = self.env.get_template(name).map_err(error)?;
         let text = template.render(context).map_err(error)?;

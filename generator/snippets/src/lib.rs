@@ -10,7 +10,9 @@ mod catalogue;
 mod engine;
 pub mod escape;
 pub mod inference;
+pub mod local_apps;
 
 pub use catalogue::{Catalogue, Library};
 pub use engine::{Language, LibraryExamples, Snippet, SnippetEngine, SnippetError};
 pub use inference::{InferenceExamples, InferenceOptions, InferenceSettings, InferenceSnippet};
+pub use local_apps::{LocalApp, LocalAppExample, LocalAppKind};

@@ -1,0 +1,217 @@
+//! The parts of a model page about running it on one's own machine: its GGUF
+//! files by quantization (with what their headers say) and the local apps
+//! that can run it.
+
+use minijinja::Value;
+use modelpages_gguf::{file_type_name, GgufFile, GgufListing, ModelFacts};
+use serde::Serialize;
+
+use crate::highlight::Highlighter;
+
+/// One way to run a model in a local app, before highlighting.
+#[derive(Clone, Debug)]
+pub struct LocalAppExample {
+    /// The app's key, e.g. `llama.cpp`.
+    pub app: String,
+    pub label: String,
+    pub docs_url: String,
+    pub macos_only: bool,
+    /// What the example does, e.g. "Install with Homebrew".
+    pub title: String,
+    pub action: LocalAppAction,
+}
+
+/// A shell command to copy, or a link that opens the app.
+#[derive(Clone, Debug)]
+pub enum LocalAppAction {
+    Command(String),
+    Link(String),
+}
+
+#[derive(Serialize)]
+pub(crate) struct GgufView {
+    facts: Option<FactsView>,
+    groups: Vec<QuantRowView>,
+    /// Whether any row has tensor types (the table then has that column).
+    has_tensor_types: bool,
+    /// The default quantization's label.
+    default_label: Option<String>,
+    unlabelled: Vec<FileView>,
+    projectors: Vec<FileView>,
+}
+
+#[derive(Serialize)]
+struct FactsView {
+    architecture: Option<String>,
+    context_length: Option<u64>,
+    /// e.g. `8.03B`.
+    parameters: String,
+}
+
+#[derive(Serialize)]
+struct QuantRowView {
+    label: String,
+    is_default: bool,
+    size: Option<String>,
+    files: Vec<FileView>,
+    /// e.g. `Q4_K 62.5%, Q6_K 31.3%, F32 6.3%`, from the headers.
+    tensor_types: Option<String>,
+    /// The file type the header names when it is not the label's (`Q4_K_M`
+    /// for a `Q4_K_L` file, or a mislabelled file).
+    header_type: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct FileView {
+    name: String,
+    size: Option<String>,
+    /// `3 parts`, or `2 of 3 parts listed` when shards are missing.
+    parts: Option<String>,
+}
+
+/// The GGUF section of a page; `None` for a model without GGUF files.
+pub(crate) fn gguf_view(listing: &GgufListing) -> Option<GgufView> {
+    if !listing.has_model_files() && listing.projectors.is_empty() {
+        return None;
+    }
+    let groups: Vec<QuantRowView> = listing
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, group)| QuantRowView {
+            label: group.label.to_string(),
+            is_default: listing.default == Some(i),
+            size: group.size.map(bytes_text),
+            files: group.files.iter().map(file_view).collect(),
+            tensor_types: group.facts().map(tensor_types_text),
+            header_type: group
+                .facts()
+                .and_then(|f| f.file_type)
+                .and_then(file_type_name)
+                .filter(|name| *name != group.label.file_type()),
+        })
+        .collect();
+    Some(GgufView {
+        facts: listing.model_facts().map(|f| FactsView {
+            architecture: f.architecture.clone(),
+            context_length: f.context_length,
+            parameters: count_text(f.parameter_count),
+        }),
+        has_tensor_types: groups.iter().any(|g| g.tensor_types.is_some()),
+        groups,
+        default_label: listing.default_group().map(|g| g.label.to_string()),
+        unlabelled: listing.unlabelled.iter().map(file_view).collect(),
+        projectors: listing.projectors.iter().map(file_view).collect(),
+    })
+}
+
+fn file_view(file: &GgufFile) -> FileView {
+    let parts = match (file.parts.len(), file.parts_total) {
+        (_, 1) => None,
+        (listed, total) if file.is_incomplete() => Some(format!("{listed} of {total} parts listed")),
+        (_, total) => Some(format!("{total} parts")),
+    };
+    FileView { name: file.name.clone(), size: file.size.map(bytes_text), parts }
+}
+
+fn tensor_types_text(facts: &ModelFacts) -> String {
+    let shares: Vec<String> = facts
+        .shares()
+        .into_iter()
+        .map(|(ty, percent)| if percent < 0.1 { format!("{ty} <0.1%") } else { format!("{ty} {percent:.1}%") })
+        .collect();
+    shares.join(", ")
+}
+
+/// `n` in three significant digits with a unit from `units` (each 1000
+/// times the one before): `807694464` bytes is `808 MB`.
+fn with_units(n: u64, units: &[&str]) -> String {
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 999.5 && unit + 1 < units.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    let digits = if unit == 0 || value >= 99.95 { 0 } else if value >= 9.995 { 1 } else { 2 };
+    format!("{value:.digits$}{}", units[unit])
+}
+
+/// A file size as hubs show it, in decimal units.
+pub(crate) fn bytes_text(bytes: u64) -> String {
+    with_units(bytes, &[" B", " kB", " MB", " GB", " TB", " PB"])
+}
+
+/// A parameter count: `8030261248` is `8.03B`.
+pub(crate) fn count_text(n: u64) -> String {
+    with_units(n, &["", "K", "M", "B", "T"])
+}
+
+/// One app and its examples.
+#[derive(Serialize)]
+pub(crate) struct LocalAppView<'a> {
+    key: &'a str,
+    label: &'a str,
+    docs_url: &'a str,
+    macos_only: bool,
+    examples: Vec<LocalExampleView<'a>>,
+}
+
+#[derive(Serialize)]
+struct LocalExampleView<'a> {
+    title: &'a str,
+    /// The command's plain text, for the copy button; none for links.
+    text: Option<&'a str>,
+    /// The highlighted command.
+    html: Option<Value>,
+    link: Option<&'a str>,
+}
+
+/// Examples grouped by app, in the order given, commands highlighted.
+pub(crate) fn local_app_views<'a>(
+    examples: &'a [LocalAppExample],
+    highlighter: &Highlighter,
+    values: &[&str],
+) -> Vec<LocalAppView<'a>> {
+    let mut apps: Vec<LocalAppView<'a>> = Vec::new();
+    for example in examples {
+        let view = match &example.action {
+            LocalAppAction::Command(text) => LocalExampleView {
+                title: &example.title,
+                text: Some(text),
+                html: Some(Value::from_safe_string(highlighter.highlight_example(text, "sh", values))),
+                link: None,
+            },
+            LocalAppAction::Link(url) => LocalExampleView { title: &example.title, text: None, html: None, link: Some(url) },
+        };
+        match apps.last_mut() {
+            Some(app) if app.key == example.app => app.examples.push(view),
+            _ => apps.push(LocalAppView {
+                key: &example.app,
+                label: &example.label,
+                docs_url: &example.docs_url,
+                macos_only: example.macos_only,
+                examples: vec![view],
+            }),
+        }
+    }
+    apps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_counts() {
+        assert_eq!(bytes_text(512), "512 B");
+        assert_eq!(bytes_text(262_400), "262 kB");
+        assert_eq!(bytes_text(807_694_464), "808 MB");
+        assert_eq!(bytes_text(2_479_595_648), "2.48 GB");
+        assert_eq!(bytes_text(32_132_073_504), "32.1 GB");
+        assert_eq!(bytes_text(999_999), "1.00 MB");
+        assert_eq!(bytes_text(u64::MAX), "18447 PB");
+        assert_eq!(count_text(12_800), "12.8K");
+        assert_eq!(count_text(8_030_261_248), "8.03B");
+        assert_eq!(count_text(7), "7");
+    }
+}

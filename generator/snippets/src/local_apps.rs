@@ -1,0 +1,240 @@
+//! Local apps: programs that run a model on the visitor's own machine
+//! (llama.cpp, Ollama, LM Studio, vLLM, MLX LM, ...), each with its command or
+//! deep link for a model.
+//!
+//! The apps and the rules for which models each can run are data
+//! (`data/local_apps.json`); commands are templates in
+//! `templates/local_apps/<key>/`, deep links URL patterns in the data. Records
+//! are untrusted: ids and file names reach shell code only through the `sh`
+//! filter and URLs only percent-encoded.
+
+use modelpages_gguf::GgufListing;
+use modelpages_record::ModelRecord;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Language, SnippetEngine, SnippetError};
+
+/// One local app as the catalogue describes it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocalApp {
+    pub key: String,
+    pub label: String,
+    pub docs_url: String,
+    pub kind: LocalAppKind,
+    #[serde(default)]
+    pub macos_only: bool,
+    /// The app shows for a model that matches any of these.
+    when: Vec<Rule>,
+    /// Command apps: one example per entry, in order.
+    #[serde(default)]
+    commands: Vec<Command>,
+}
+
+/// Whether an app is used through shell commands or opened by a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LocalAppKind {
+    Command,
+    Deeplink,
+}
+
+/// Conditions a model must all meet; a list condition is met by any of its items.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rule {
+    /// Whether the model must (or must not) have GGUF model files.
+    gguf: Option<bool>,
+    #[serde(default)]
+    tasks: Vec<String>,
+    #[serde(default)]
+    libraries: Vec<String>,
+    /// Tags the model must all have.
+    #[serde(default)]
+    tags_all: Vec<String>,
+    /// Deep-link apps: the link for models this rule matches, `{id}` standing
+    /// for the percent-encoded model id.
+    url: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Command {
+    title: String,
+    /// Path under `templates/local_apps/`.
+    template: String,
+}
+
+/// One way to run a model in one app: a command to copy, or a link to open.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LocalAppExample {
+    /// The app's key, e.g. `llama.cpp`.
+    pub app: String,
+    pub label: String,
+    pub docs_url: String,
+    pub kind: LocalAppKind,
+    pub macos_only: bool,
+    /// What the example does, e.g. "Install with Homebrew".
+    pub title: String,
+    /// `sh` for commands; none for links.
+    pub language: Option<Language>,
+    /// The command, or the link.
+    pub content: String,
+}
+
+/// The local-app catalogue built into the binary, in the order pages show it.
+pub(crate) fn builtin_apps() -> Vec<LocalApp> {
+    serde_json::from_str(include_str!("../data/local_apps.json")).expect("data/local_apps.json is valid (tested)")
+}
+
+/// What a local-app template can read.
+#[derive(Serialize)]
+struct LocalAppContext<'a> {
+    id: &'a str,
+    /// The part of the id after the namespace.
+    name: &'a str,
+    tags: &'a [String],
+    pipeline_tag: Option<&'a str>,
+    widget_text: Option<&'a str>,
+    /// Whether the model has GGUF model files.
+    gguf: bool,
+    /// The default quantization label, e.g. `Q4_K_M`.
+    quant: Option<&'a str>,
+    /// Every quantization label, largest first.
+    quants: Vec<&'a str>,
+    /// The GGUF file to name where an app takes a file (its first shard).
+    file: Option<&'a str>,
+    /// `<id>:<quant>` with a default quantization, else the id: how
+    /// llama.cpp, Ollama and friends name a model on the Hub.
+    model_ref: String,
+}
+
+impl Rule {
+    fn matches(&self, record: &ModelRecord, has_gguf: bool) -> bool {
+        let any = |wanted: &[String], have: Option<&str>| wanted.is_empty() || have.is_some_and(|h| wanted.iter().any(|w| w == h));
+        self.gguf.is_none_or(|g| g == has_gguf)
+            && any(&self.tasks, record.task())
+            && any(&self.libraries, record.library())
+            && self.tags_all.iter().all(|t| record.has_tag(t))
+    }
+}
+
+impl SnippetEngine {
+    /// The local apps that can run `record`, each with its commands or link.
+    /// `gguf` is the model's GGUF files as the build saw them (with files
+    /// found beside the record); without it they come from the record's
+    /// `siblings`.
+    pub fn local_app_examples(
+        &self,
+        record: &ModelRecord,
+        gguf: Option<&GgufListing>,
+    ) -> Result<Vec<LocalAppExample>, SnippetError> {
+        let from_siblings;
+        let listing = match gguf {
+            Some(listing) => listing,
+            None => {
+                from_siblings = GgufListing::new(record.siblings.iter().map(|s| (s.rfilename.as_str(), s.size)), &Default::default());
+                &from_siblings
+            }
+        };
+        let has_gguf = listing.has_model_files();
+        let quant = listing.default_group().map(|g| g.label.as_str());
+        let context = LocalAppContext {
+            id: &record.id,
+            name: record.id.split_once('/').map_or(record.id.as_str(), |(_, name)| name),
+            tags: &record.tags,
+            pipeline_tag: record.task(),
+            widget_text: record.widget_data.iter().find_map(|w| w.text.as_deref()),
+            gguf: has_gguf,
+            quant,
+            quants: listing.groups.iter().map(|g| g.label.as_str()).collect(),
+            file: listing.default_file().map(|f| f.name.as_str()),
+            model_ref: match quant {
+                Some(quant) => format!("{}:{quant}", record.id),
+                None => record.id.clone(),
+            },
+        };
+        let context = minijinja::Value::from_serialize(&context);
+        let mut examples = Vec::new();
+        for app in self.local_apps() {
+            let Some(rule) = app.when.iter().find(|r| r.matches(record, has_gguf)) else { continue };
+            let example = |title: &str, language, content| LocalAppExample {
+                app: app.key.clone(),
+                label: app.label.clone(),
+                docs_url: app.docs_url.clone(),
+                kind: app.kind,
+                macos_only: app.macos_only,
+                title: title.to_owned(),
+                language,
+                content,
+            };
+            match (app.kind, &rule.url) {
+                (LocalAppKind::Deeplink, Some(url)) => {
+                    examples.push(example(&format!("Open in {}", app.label), None, url.replace("{id}", &percent_encode_path(&record.id))));
+                }
+                _ => {
+                    for command in &app.commands {
+                        let content = self.render(&format!("local_apps/{}", command.template), &context)?;
+                        if !content.is_empty() {
+                            examples.push(example(&command.title, Some(Language::Sh), content));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(examples)
+    }
+}
+
+/// `s` with every byte but unreserved URL characters and `/` percent-encoded,
+/// so it can stand in a URL path or query value as it is.
+fn percent_encode_path(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_is_consistent() {
+        let engine = SnippetEngine::new();
+        let apps = engine.local_apps();
+        assert!(apps.len() >= 20);
+        let mut keys: Vec<&str> = apps.iter().map(|a| a.key.as_str()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), apps.len(), "keys are unique");
+        for app in apps {
+            assert!(app.docs_url.starts_with("https://"), "{}", app.key);
+            assert!(!app.when.is_empty(), "{} shows for some models", app.key);
+            match app.kind {
+                LocalAppKind::Deeplink => {
+                    assert!(app.commands.is_empty(), "{}", app.key);
+                    assert!(app.when.iter().all(|r| r.url.as_deref().is_some_and(|u| u.contains("{id}"))), "{}", app.key);
+                }
+                LocalAppKind::Command => {
+                    assert!(!app.commands.is_empty() && app.when.iter().all(|r| r.url.is_none()), "{}", app.key);
+                    for command in &app.commands {
+                        let name = format!("local_apps/{}", command.template);
+                        assert!(engine.has_template(&name), "{name} exists");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn percent_encoding() {
+        assert_eq!(percent_encode_path("org/Model-1.5_x~"), "org/Model-1.5_x~");
+        assert_eq!(percent_encode_path("a b&c?d#é'\""), "a%20b%26c%3Fd%23%C3%A9%27%22");
+    }
+}

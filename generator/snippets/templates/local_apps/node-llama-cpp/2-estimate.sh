@@ -1,0 +1,1 @@
+npx -y node-llama-cpp inspect estimate {{ ("hf:" ~ id ~ "/" ~ file) | sh }}

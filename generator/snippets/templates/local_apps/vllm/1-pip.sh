@@ -1,0 +1,6 @@
+{% import "local_apps/_openai_server.jinja" as server %}
+pip install vllm
+# Start an OpenAI-compatible server on http://localhost:8000:
+vllm serve {{ id | sh }}
+# Then, in another terminal, call it:
+{{ server.request(8000) }}
