@@ -76,7 +76,7 @@ fn rendering(c: &mut Criterion) {
             models
                 .iter()
                 .map(|model| {
-                    let page = ModelPage { model, task: None, library: None, examples: Vec::<CodeExample>::new(), inference: Vec::new() };
+                    let page = ModelPage { model, task: None, library: None, examples: Vec::<CodeExample>::new(), inference: Vec::new(), notebook_url: None };
                     render_model_page(&templates, &hl, &site, &page).unwrap().len()
                 })
                 .sum::<usize>()

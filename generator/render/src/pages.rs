@@ -116,6 +116,8 @@ pub struct ModelPage<'a> {
     pub examples: Vec<CodeExample>,
     /// In provider order, then language and client.
     pub inference: Vec<InferenceExample>,
+    /// Link to the model's notebook, when it has one.
+    pub notebook_url: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -137,6 +139,7 @@ struct ModelView<'a> {
     card_html: Option<Value>,
     examples: Vec<ExampleView<'a>>,
     inference: Vec<ProviderView<'a>>,
+    notebook_url: Option<&'a str>,
 }
 
 /// A provider and its examples.
@@ -294,6 +297,7 @@ pub fn render_model_page(
         card_html,
         examples,
         inference,
+        notebook_url: page.notebook_url.as_deref(),
     };
     templates.render("model.html", minijinja::context! { site, model => view, page_title => model.id.as_str() })
 }

@@ -20,6 +20,8 @@ use crate::corpus::{load_corpus, load_corpus_reusing, Corpus, ReusedModel};
 use crate::manifest::{global_hash, Manifest, ModelEntry, MANIFEST_FILE};
 use modelpages_record::{parse_model, read_model_files};
 use crate::libraries::{library_link, write_library_pages};
+use crate::api::api_listings;
+use crate::model_files::{link_unchanged_model, model_files, notebook_link, ModelFilesInput};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::progress::Progress;
 use crate::settings::SiteSettings;
@@ -121,7 +123,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let linked: Vec<(ReusedModel, bool)> = reused
         .into_par_iter()
         .map(|r| {
-            let ok = staging.link_from(&options.out_dir, &format!("{}/index.html", r.id)).is_ok();
+            let ok = link_unchanged_model(&staging, &options.out_dir, &r.id);
             (r, ok)
         })
         .collect();
@@ -169,6 +171,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     write_library_pages(&listings, &templates, &site, snippets.catalogue(), &snippets, &summaries)?;
     write_task_pages(&listings, &templates, &site, &tasks, &summaries)?;
     listings.write("search-index.json", search_index_json(&summaries, &tasks, snippets.catalogue()).as_bytes())?;
+    for (path, bytes) in api_listings(&summaries, &snippets, &tasks, &site) {
+        listings.write(&path, &bytes)?;
+    }
     write_site_pages(&listings, &templates, &site, &base_url, snippets.catalogue(), &tasks, summaries)?;
     staging.write(MANIFEST_FILE, manifest.to_json().as_bytes())?;
     staging.commit()?;
@@ -233,19 +238,34 @@ fn write_model_pages(
                 Ok(found) => found,
                 Err(err) => return failed(err),
             };
+            let library = usage.as_ref().map(|u| u.library);
+            let examples: Vec<CodeExample> = usage
+                .into_iter()
+                .flat_map(|u| u.snippets)
+                .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
+                .collect();
+            let files = model_files(&ModelFilesInput {
+                model,
+                library,
+                library_examples: &examples,
+                inference: &hosted,
+                local_apps: &[], // LOCAL APPS: pass the model's local-app examples here.
+                site,
+                hub_url: &inference.hub_url,
+            });
             let page = ModelPage {
                 model,
                 task: model.record.task().and_then(|t| tasks.link(t, site)),
-                library: usage.as_ref().map(|u| library_link(u.library, site)),
-                examples: usage
-                    .into_iter()
-                    .flat_map(|u| u.snippets)
-                    .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
-                    .collect(),
+                library: library.map(|l| library_link(l, site)),
+                examples,
                 inference: hosted,
+                notebook_url: notebook_link(&files, site),
             };
             let html = render_model_page(templates, &highlighter, site, &page)?;
             staging.write(&format!("{}/index.html", model.id), html.as_bytes())?;
+            for (path, bytes) in &files {
+                staging.write(path, bytes)?;
+            }
             progress.advance();
             Ok(Ok((ModelSummary::of(model, site), notes)))
         })
