@@ -84,6 +84,7 @@ fn rendering(c: &mut Criterion) {
                         inference: Vec::new(),
                         gguf: Default::default(),
                         local_apps: Vec::new(),
+                        notebook_url: None,
                     };
                     render_model_page(&templates, &hl, &site, &page).unwrap().len()
                 })

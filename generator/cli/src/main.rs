@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use modelpages_serve::{serve_until_interrupted, ServeOptions, SettingsSource, Terminal};
 use modelpages_site::{build_site, check_models, BuildOptions, SiteSettings, SETTINGS_FILE};
 
 mod progress;
@@ -27,6 +28,15 @@ struct Cli {
 enum Command {
     /// Build the site from the model records.
     Build(BuildArgs),
+    /// Build, serve the site on 127.0.0.1 and rebuild and reload open pages
+    /// whenever a record, a site source or the settings change.
+    Serve {
+        #[command(flatten)]
+        build: BuildArgs,
+        /// Port on 127.0.0.1 (0 picks a free one).
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+    },
     /// Print the usage examples of one model as JSON.
     Snippets {
         /// A model folder or its model.json.
@@ -119,6 +129,7 @@ fn describe(err: &anyhow::Error) -> String {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build(args),
+        Command::Serve { build, port } => serve(build, port),
         Command::Snippets { path, templates, inference, config } => {
             let engine = snippets::engine(templates.as_deref())?;
             let settings = load_settings(config.as_deref())?.inference();
@@ -152,11 +163,39 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// `--config PATH` must exist; without it `modelpages.toml` is read if present.
 fn load_settings(config: Option<&std::path::Path>) -> anyhow::Result<SiteSettings> {
-    let (path, required) = match config {
-        Some(path) => (path, true),
-        None => (std::path::Path::new(SETTINGS_FILE), false),
+    Ok(settings_source(config, None).load()?)
+}
+
+fn settings_source(config: Option<&std::path::Path>, base_url: Option<String>) -> SettingsSource {
+    match config {
+        Some(path) => SettingsSource { path: path.to_owned(), required: true, base_url },
+        None => SettingsSource { path: SETTINGS_FILE.into(), required: false, base_url },
+    }
+}
+
+/// The preview prints to the terminal like `build` does.
+struct Stderr;
+
+impl Terminal for Stderr {
+    fn line(&self, text: &str) {
+        eprintln!("{text}");
+    }
+}
+
+fn serve(args: BuildArgs, port: u16) -> anyhow::Result<ExitCode> {
+    let options = ServeOptions {
+        models_dir: args.models,
+        out_dir: args.out,
+        site_src: args.site_src,
+        settings: settings_source(args.config.as_deref(), args.base_url),
+        port,
+        full_first_build: args.full,
     };
-    Ok(SiteSettings::load(path, required)?)
+    // Settings that do not load are an error now, as for `build`; once
+    // serving, a broken settings file is shown like a broken record.
+    options.settings.load()?;
+    serve_until_interrupted(options, std::sync::Arc::new(Stderr)).context("cannot start the preview")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {

@@ -121,6 +121,8 @@ pub struct ModelPage<'a> {
     pub gguf: modelpages_gguf::GgufListing,
     /// Local apps that can run the model, each app's examples together.
     pub local_apps: Vec<LocalAppExample>,
+    /// Link to the model's notebook, when it has one.
+    pub notebook_url: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -144,6 +146,7 @@ struct ModelView<'a> {
     inference: Vec<ProviderView<'a>>,
     gguf: Option<GgufView>,
     local_apps: Vec<LocalAppView<'a>>,
+    notebook_url: Option<&'a str>,
 }
 
 /// A provider and its examples.
@@ -303,6 +306,7 @@ pub fn render_model_page(
         inference,
         gguf: gguf_view(&page.gguf),
         local_apps: local_app_views(&page.local_apps, highlighter, &values),
+        notebook_url: page.notebook_url.as_deref(),
     };
     templates.render("model.html", minijinja::context! { site, model => view, page_title => model.id.as_str() })
 }

@@ -17,7 +17,9 @@ use crate::assets::{collect_assets, AssetError};
 use crate::corpus::{load_corpus, Corpus};
 use crate::journal::{recover, Transaction};
 use crate::libraries::{library_link, write_library_pages};
+use crate::api::api_listings;
 use crate::manifest::{global_hash, input_hash, Manifest, ModelEntry};
+use crate::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::plan::{plan_build, with_io_threads, BuildPlan, ReadJob};
 use crate::progress::Progress;
@@ -199,7 +201,13 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
             || write_task_pages(&writer, &templates, &site, &stage.tasks, &summaries),
         ),
         || rayon::join(
-            || writer.write_listing("search-index.json", search_index_json(&summaries, &stage.tasks, catalogue).as_bytes()),
+            || {
+                writer.write_listing("search-index.json", search_index_json(&summaries, &stage.tasks, catalogue).as_bytes())?;
+                for (path, bytes) in api_listings(&summaries, &stage.snippets, &stage.tasks, &site) {
+                    writer.write_listing(&path, &bytes)?;
+                }
+                Ok::<(), OutputError>(())
+            },
             || write_site_pages(&writer, &templates, &site, &base_url, catalogue, &stage.tasks, &summaries),
         ),
     );
@@ -307,7 +315,7 @@ impl RenderStage<'_> {
             }
         };
         for (rel, bytes) in &pages {
-            self.writer.write(rel, bytes.as_bytes())?;
+            self.writer.write(rel, bytes)?;
         }
         let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
         old_files.iter().filter(|f| !files.contains(f)).for_each(|f| self.writer.remove(f));
@@ -319,7 +327,7 @@ impl RenderStage<'_> {
     fn render(
         &self,
         model: &LoadedModel,
-    ) -> Result<Result<(Vec<(String, String)>, ModelSummary, Vec<String>), RecordError>, BuildError> {
+    ) -> Result<Result<(Vec<(String, Vec<u8>)>, ModelSummary, Vec<String>), RecordError>, BuildError> {
         let failed = |err: modelpages_snippets::SnippetError| {
             let path = model.source.record_path();
             Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
@@ -337,21 +345,34 @@ impl RenderStage<'_> {
             Err(err) => return failed(err),
         };
         notes.extend(local.notes);
+        let library = usage.as_ref().map(|u| u.library);
+        let examples: Vec<CodeExample> = usage
+            .into_iter()
+            .flat_map(|u| u.snippets)
+            .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
+            .collect();
+        // The notebook and the API file, built from the same examples as the page.
+        let mut files = model_files(&ModelFilesInput {
+            model,
+            library,
+            library_examples: &examples,
+            inference: &hosted,
+            local_apps: &local.apps.iter().map(crate::api::LocalAppExample::of).collect::<Vec<_>>(),
+            site: self.site,
+            hub_url: &self.inference.hub_url,
+        });
         let page = ModelPage {
             model,
             task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
-            library: usage.as_ref().map(|u| library_link(u.library, self.site)),
-            examples: usage
-                .into_iter()
-                .flat_map(|u| u.snippets)
-                .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
-                .collect(),
+            library: library.map(|l| library_link(l, self.site)),
+            examples,
             inference: hosted,
             gguf: local.listing,
             local_apps: local.apps,
+            notebook_url: notebook_link(&files, self.site),
         };
         let html = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
-        let files = vec![(format!("{}/index.html", model.id), html)];
+        files.insert(0, (format!("{}/index.html", model.id), html.into_bytes()));
         Ok(Ok((files, ModelSummary::of(model, self.site), notes)))
     }
 }

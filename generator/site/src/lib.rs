@@ -4,6 +4,7 @@
 //! records, the render crate turns each into HTML, and [`output`] writes the
 //! pages into a staging folder that replaces the old site in one step.
 
+pub mod api;
 pub mod assets;
 mod build;
 pub mod corpus;
@@ -18,6 +19,8 @@ pub mod manifest;
 mod journal;
 mod plan;
 mod writer;
+mod model_files;
+pub mod notebook;
 mod sitemap;
 
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};

@@ -162,8 +162,9 @@ pub fn global_hash(site_src: &Path, settings: &impl Serialize) -> std::io::Resul
     let mut hasher = blake3::Hasher::new();
     // The program by its file stamp rather than its 40 MB of bytes: a new
     // build of it is a new file (new inode and times).
-    if let Ok(exe) = std::env::current_exe() {
-        let meta = fs::metadata(exe)?;
+    // A program replaced while it runs (`serve` across a rebuild) has no
+    // file to stamp; then the hash differs and the next build is a full one.
+    if let Ok(meta) = std::env::current_exe().and_then(fs::metadata) {
         hasher.update(format!("{} {:?}", meta.len(), meta.modified()?).as_bytes());
         #[cfg(unix)]
         {

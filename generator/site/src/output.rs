@@ -97,6 +97,9 @@ impl Staging {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(io_error(parent))?;
         }
+        // A page kept by a hard link and then rendered after all must not be
+        // written through the link into the live site: replace, never overwrite.
+        let _ = fs::remove_file(&path);
         fs::write(&path, bytes).map_err(io_error(&path))
     }
 

@@ -15,7 +15,7 @@ export const CHROMIUM = "/usr/bin/chromium";
 export const DIST = resolve(siteSrc, process.env.MODELPAGES_DIST ?? "../dist");
 export const SCREENSHOTS = resolve(siteSrc, process.env.MODELPAGES_SCREENSHOTS ?? "build/screenshots");
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

@@ -43,6 +43,20 @@ pub fn build(models: &Path, out: &Path, site_src: &Path) -> Run {
         .into()
 }
 
+/// `modelpages build --full`: every page rendered, nothing reused.
+pub fn full_build(models: &Path, out: &Path, site_src: &Path) -> Run {
+    modelpages().arg("build").arg("--full").arg("--models").arg(models).arg("--out").arg(out).arg("--site-src").arg(site_src)
+        .output()
+        .unwrap()
+        .into()
+}
+
+/// The inode of a file: the same after a build means it was linked, not written.
+#[cfg(unix)]
+pub fn inode(path: &Path) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(&fs::metadata(path).unwrap())
+}
+
 pub fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
     fs::create_dir_all(path.parent().unwrap()).unwrap();

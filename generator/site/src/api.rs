@@ -1,0 +1,342 @@
+//! The static JSON API: `api/models/<namespace>/<name>.json` for every model,
+//! `api/libraries.json` and `api/tasks.json`, so editors, bots and docs tools
+//! can fetch a model's examples from any static host.
+//!
+//! Pure: the examples the page already shows go in, `(path, bytes)` comes
+//! out. Field order is fixed by the structs below, so the same input always
+//! gives the same bytes. The JSON Schemas in `site-src/schema/` describe these
+//! files; bump [`API_VERSION`] on any change that is not an addition.
+
+use std::collections::BTreeMap;
+
+use modelpages_render::{CodeExample, InferenceExample, ModelSummary, SiteInfo};
+use modelpages_snippets::SnippetEngine;
+use serde::Serialize;
+
+use crate::tasks::TaskCatalogue;
+
+/// The version every API file carries; consumers check it.
+pub const API_VERSION: u32 = 1;
+
+/// Where a model's API file goes, relative to the site root.
+pub fn model_api_path(id: &str) -> String {
+    format!("api/models/{id}.json")
+}
+
+/// How a local app runs the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LocalAppKind {
+    /// A shell command to paste into a terminal.
+    Command,
+    /// A link that opens the app with the model selected.
+    DeepLink,
+}
+
+/// One "use this model in a local app" example.
+///
+/// LOCAL APPS: the local-apps work fills these in (see `model_files`); until
+/// then every model has none and the array is empty.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LocalAppExample {
+    /// The app's key, e.g. `llama.cpp`.
+    pub app: String,
+    pub label: String,
+    pub docs_url: Option<String>,
+    pub kind: LocalAppKind,
+    /// The command or the link.
+    pub content: String,
+}
+
+impl LocalAppExample {
+    /// The API form of a page's local-app example.
+    pub fn of(example: &modelpages_render::LocalAppExample) -> LocalAppExample {
+        let (kind, content) = match &example.action {
+            modelpages_render::LocalAppAction::Command(text) => (LocalAppKind::Command, text.clone()),
+            modelpages_render::LocalAppAction::Link(url) => (LocalAppKind::DeepLink, url.clone()),
+        };
+        LocalAppExample {
+            app: example.app.clone(),
+            label: example.label.clone(),
+            docs_url: Some(example.docs_url.clone()).filter(|u| !u.is_empty()),
+            kind,
+            content,
+        }
+    }
+}
+
+/// Everything a model's API file holds besides the record's own fields.
+pub struct ModelApiInput<'a> {
+    pub id: &'a str,
+    pub task: Option<&'a str>,
+    /// The record's `library_name`, known to the catalogue or not.
+    pub library: Option<&'a str>,
+    pub tags: &'a [String],
+    /// Site path of the model's page (`/ns/name/`).
+    pub page: String,
+    /// Site path of the notebook, when the model has one.
+    pub notebook: Option<String>,
+    pub library_examples: &'a [CodeExample],
+    pub inference: &'a [InferenceExample],
+    pub local_apps: &'a [LocalAppExample],
+}
+
+#[derive(Serialize)]
+struct ModelDoc<'a> {
+    api_version: u32,
+    id: &'a str,
+    task: Option<&'a str>,
+    library: Option<&'a str>,
+    tags: &'a [String],
+    page: &'a str,
+    notebook: Option<&'a str>,
+    examples: ExamplesDoc<'a>,
+}
+
+#[derive(Serialize)]
+struct ExamplesDoc<'a> {
+    library: Vec<LibraryExampleDoc<'a>>,
+    inference: Vec<InferenceExampleDoc<'a>>,
+    /// LOCAL APPS: optional in the schema, so files from before it validate.
+    local_apps: &'a [LocalAppExample],
+}
+
+#[derive(Serialize)]
+struct LibraryExampleDoc<'a> {
+    language: &'a str,
+    /// The library key: a library example's "client" is the library itself.
+    client: &'a str,
+    content: &'a str,
+}
+
+#[derive(Serialize)]
+struct InferenceExampleDoc<'a> {
+    provider: &'a str,
+    language: &'a str,
+    client: &'a str,
+    streaming: bool,
+    token_env: &'a str,
+    content: &'a str,
+}
+
+/// `api/models/<id>.json`.
+pub fn model_api_json(input: &ModelApiInput<'_>) -> Vec<u8> {
+    let client = input.library.unwrap_or_default();
+    let doc = ModelDoc {
+        api_version: API_VERSION,
+        id: input.id,
+        task: input.task,
+        library: input.library,
+        tags: input.tags,
+        page: &input.page,
+        notebook: input.notebook.as_deref(),
+        examples: ExamplesDoc {
+            library: input
+                .library_examples
+                .iter()
+                .map(|e| LibraryExampleDoc { language: e.language, client, content: &e.text })
+                .collect(),
+            inference: input
+                .inference
+                .iter()
+                .map(|e| InferenceExampleDoc {
+                    provider: &e.provider,
+                    language: e.language,
+                    client: e.client,
+                    streaming: e.streaming,
+                    token_env: &e.token_env,
+                    content: &e.text,
+                })
+                .collect(),
+            local_apps: input.local_apps,
+        },
+    };
+    to_json_bytes(&doc)
+}
+
+#[derive(Serialize)]
+struct LibrariesDoc<'a> {
+    api_version: u32,
+    libraries: Vec<LibraryDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct LibraryDoc<'a> {
+    key: &'a str,
+    label: &'a str,
+    repo_url: &'a str,
+    docs_url: Option<&'a str>,
+    page: String,
+    has_examples: bool,
+    model_count: usize,
+    /// Ids in listing order (most downloaded first).
+    models: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+struct TasksDoc<'a> {
+    api_version: u32,
+    tasks: Vec<TaskDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct TaskDoc<'a> {
+    key: &'a str,
+    name: &'a str,
+    modality: &'a str,
+    page: String,
+    model_count: usize,
+    models: Vec<&'a str>,
+}
+
+/// `api/libraries.json` (every catalogue library, like the libraries page)
+/// and `api/tasks.json` (every known task that has models, like the tasks
+/// page). `summaries` are in listing order.
+pub fn api_listings(
+    summaries: &[&ModelSummary],
+    snippets: &SnippetEngine,
+    tasks: &TaskCatalogue,
+    site: &SiteInfo,
+) -> Vec<(String, Vec<u8>)> {
+    let by_library = ids_by(summaries, |s| s.library.as_deref());
+    let by_task = ids_by(summaries, |s| s.task.as_deref());
+    let libraries = LibrariesDoc {
+        api_version: API_VERSION,
+        libraries: snippets
+            .catalogue()
+            .libraries()
+            .iter()
+            .map(|library| {
+                let models = by_library.get(library.key.as_str()).cloned().unwrap_or_default();
+                LibraryDoc {
+                    key: &library.key,
+                    label: &library.pretty_label,
+                    repo_url: &library.repo_url,
+                    docs_url: library.docs_url.as_deref(),
+                    page: format!("{}libraries/{}/", site.base_path, library.key),
+                    has_examples: snippets.has_snippets(&library.key),
+                    model_count: models.len(),
+                    models,
+                }
+            })
+            .collect(),
+    };
+    let tasks = TasksDoc {
+        api_version: API_VERSION,
+        tasks: tasks
+            .tasks()
+            .iter()
+            .filter_map(|task| {
+                let models = by_task.get(task.key.as_str())?.clone();
+                Some(TaskDoc {
+                    key: &task.key,
+                    name: &task.name,
+                    modality: &task.modality,
+                    page: format!("{}tasks/{}/", site.base_path, task.key),
+                    model_count: models.len(),
+                    models,
+                })
+            })
+            .collect(),
+    };
+    vec![("api/libraries.json".to_owned(), to_json_bytes(&libraries)), ("api/tasks.json".to_owned(), to_json_bytes(&tasks))]
+}
+
+/// Model ids grouped by one of their keys, each group in listing order.
+fn ids_by<'a>(summaries: &[&'a ModelSummary], key: impl Fn(&'a ModelSummary) -> Option<&'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for summary in summaries {
+        if let Some(k) = key(summary) {
+            groups.entry(k).or_default().push(&summary.id);
+        }
+    }
+    groups
+}
+
+/// Two-space indented JSON with a final newline: readable on a static host,
+/// and diffs of two builds stay small.
+fn to_json_bytes(value: &impl Serialize) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).expect("API documents serialise");
+    bytes.push(b'\n');
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn site() -> SiteInfo {
+        SiteInfo { title: "t".into(), base_path: "/hub/".into(), stylesheet: String::new(), script: None }
+    }
+
+    #[test]
+    fn model_file_holds_every_example_in_a_fixed_order() {
+        let tags = vec!["a".to_owned()];
+        let library_examples = [CodeExample { language: "sh", text: "pip install x".into() }];
+        let inference = [InferenceExample {
+            provider: "auto".into(),
+            language: "python",
+            client: "huggingface_hub",
+            streaming: true,
+            token_env: "HF_TOKEN".into(),
+            text: "print(1)".into(),
+        }];
+        let bytes = model_api_json(&ModelApiInput {
+            id: "ns/m",
+            task: Some("text-generation"),
+            library: Some("transformers"),
+            tags: &tags,
+            page: "/hub/ns/m/".into(),
+            notebook: None,
+            library_examples: &library_examples,
+            inference: &inference,
+            local_apps: &[],
+        });
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let keys: Vec<usize> = ["\"api_version\"", "\"id\"", "\"task\"", "\"library\"", "\"tags\"", "\"page\"", "\"notebook\"", "\"examples\""]
+            .iter()
+            .map(|k| text.find(k).unwrap_or_else(|| panic!("{k} missing")))
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "keys in a fixed order: {text}");
+        let doc: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(doc["examples"]["library"], json!([{"language": "sh", "client": "transformers", "content": "pip install x"}]));
+        assert_eq!(doc["examples"]["inference"][0]["streaming"], json!(true));
+        assert_eq!(doc["examples"]["inference"][0]["token_env"], json!("HF_TOKEN"));
+        assert_eq!(doc["examples"]["local_apps"], json!([]));
+        assert_eq!(doc["notebook"], Value::Null);
+        assert_eq!(model_api_path("ns/m"), "api/models/ns/m.json");
+    }
+
+    #[test]
+    fn listings_group_models_in_listing_order() {
+        let summary = |id: &str, task: Option<&str>, library: &str| ModelSummary {
+            id: id.into(),
+            url: format!("/hub/{id}/"),
+            task: task.map(Into::into),
+            library: Some(library.into()),
+            downloads: None,
+            likes: None,
+            tags: Vec::new(),
+        };
+        let summaries = [
+            summary("b/popular", Some("text-classification"), "transformers"),
+            summary("a/second", Some("no-such-task"), "transformers"),
+        ];
+        let engine = SnippetEngine::new();
+        let files = api_listings(&summaries, &engine, &TaskCatalogue::builtin(), &site());
+        let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["api/libraries.json", "api/tasks.json"]);
+        let libraries: Value = serde_json::from_slice(&files[0].1).unwrap();
+        let all = libraries["libraries"].as_array().unwrap();
+        assert_eq!(all.len(), engine.catalogue().libraries().len(), "every catalogue library");
+        let transformers = all.iter().find(|l| l["key"] == "transformers").unwrap();
+        assert_eq!(transformers["models"], json!(["b/popular", "a/second"]));
+        assert_eq!(transformers["model_count"], json!(2));
+        assert_eq!(transformers["page"], json!("/hub/libraries/transformers/"));
+        let tasks: Value = serde_json::from_slice(&files[1].1).unwrap();
+        assert_eq!(tasks["tasks"].as_array().unwrap().len(), 1, "only known tasks with models: {tasks}");
+        assert_eq!(tasks["tasks"][0]["key"], json!("text-classification"));
+        assert_eq!(tasks["tasks"][0]["models"], json!(["b/popular"]));
+    }
+}
