@@ -327,6 +327,13 @@ fn incremental_builds_equal_full_builds_and_rewrite_only_what_changed() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(snapshot(&out), snapshot(&full), "incremental output equals a full build");
 
+    // A GGUF file put beside a record changes that model's page (its header is
+    // read), so the model is rendered again although its record did not change.
+    fs::write(models.join("ns4/model-4/weights-Q4_K_M.gguf"), b"not a gguf file").unwrap();
+    let with_gguf = build(&models, &out, &site_src());
+    assert!(with_gguf.stderr.contains("(1 rendered, 29 unchanged)"), "{}", with_gguf.stderr);
+    assert!(fs::read_to_string(out.join("ns4/model-4/index.html")).unwrap().contains("Q4_K_M"));
+
     // A changed template changes every page: the next build renders them all.
     let changed_src = tmp.path().join("site-src");
     copy_tree(&site_src().join("templates"), &changed_src.join("templates"));

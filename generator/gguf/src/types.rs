@@ -127,7 +127,7 @@ impl TensorType {
     /// `elements` fills whole blocks.
     pub fn bytes_for(&self, elements: u64) -> Option<u64> {
         let data = self.data()?;
-        if elements % data.block_elements != 0 {
+        if !elements.is_multiple_of(data.block_elements) {
             return None;
         }
         (elements / data.block_elements).checked_mul(data.block_bytes)

@@ -324,7 +324,7 @@ mod tests {
             summary("a/second", Some("no-such-task"), "transformers"),
         ];
         let engine = SnippetEngine::new();
-        let files = api_listings(&summaries, &engine, &TaskCatalogue::builtin(), &site());
+        let files = api_listings(&summaries.iter().collect::<Vec<_>>(), &engine, &TaskCatalogue::builtin(), &site());
         let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["api/libraries.json", "api/tasks.json"]);
         let libraries: Value = serde_json::from_slice(&files[0].1).unwrap();

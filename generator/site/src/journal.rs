@@ -107,6 +107,16 @@ impl Transaction {
             fs::write(&path, manifest).map_err(io_error(&path))?;
             file
         };
+        // Folders are made before the commit point: a site folder that
+        // refuses new entries then fails the build with the old site intact,
+        // instead of leaving a plan that cannot be carried out.
+        for step in &steps {
+            if let Step::Write { rel, .. } = step {
+                if let Some(parent) = inside(&self.out, rel)?.parent() {
+                    fs::create_dir_all(parent).map_err(io_error(parent))?;
+                }
+            }
+        }
         let plan = Plan { steps, manifest: Some((manifest_path.to_owned(), file)) };
         let json = serde_json::to_vec(&plan).expect("plans serialise");
         let staged = self.dir.join("plan.json.tmp");
