@@ -133,7 +133,8 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     }
     let mut manifest = Manifest::new(global, started_ns);
     // Unchanged models keep their files; one whose files went missing is
-    // read and rendered after all.
+    // read and rendered after all (with its entry, so files it no longer
+    // writes are removed).
     let kept: Vec<_> = with_io_threads(|| {
         keep.into_par_iter().map(|(source, entry)| {
             let whole = entry.files.iter().all(|f| writer.keep(f));
@@ -144,7 +145,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         if whole {
             manifest.models.insert(source.folder_id, entry);
         } else {
-            read.push(ReadJob { stamp: String::new(), source, previous: None });
+            read.push(ReadJob { stamp: entry.stamp.clone(), source, previous: Some(entry) });
         }
     }
 

@@ -51,10 +51,9 @@ fn txn_dir(out: &Path) -> PathBuf {
 }
 
 impl Transaction {
-    /// Starts a transaction on `out`, finishing or discarding any earlier one
-    /// first (see [`recover`]).
-    pub fn begin(out: &Path, lock: &OutputLock) -> Result<Transaction, OutputError> {
-        recover(out, lock)?;
+    /// Starts a transaction on `out`; [`recover`] must have run under the
+    /// same lock, so no earlier transaction is left.
+    pub fn begin(out: &Path, _lock: &OutputLock) -> Result<Transaction, OutputError> {
         let dir = txn_dir(out);
         let files = dir.join("files");
         fs::create_dir_all(&files).map_err(io_error(&files))?;
@@ -230,6 +229,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = site(tmp.path());
         let lock = lock_output(&out).unwrap();
+        recover(&out, &lock).unwrap();
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("ns/new/index.html", b"new").unwrap();
         txn.write_if_changed("index.html", b"old index").unwrap();
@@ -247,6 +247,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = site(tmp.path());
         let lock = lock_output(&out).unwrap();
+        recover(&out, &lock).unwrap();
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("index.html", b"new index").unwrap();
         drop(txn); // killed before the commit point

@@ -9,6 +9,8 @@ use std::fs::{self, File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::journal::same_bytes;
+
 /// A problem writing the output; every variant names the path.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
@@ -116,10 +118,7 @@ impl Staging {
     /// Writes `bytes` to `rel`, or links the previous site's file when it
     /// holds exactly these bytes.
     pub fn write_or_link(&self, previous: &Path, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        let old = previous.join(rel);
-        let unchanged = fs::metadata(&old).is_ok_and(|m| m.len() == bytes.len() as u64)
-            && fs::read(&old).is_ok_and(|old_bytes| old_bytes == bytes);
-        if unchanged && self.link_from(previous, rel).is_ok() {
+        if same_bytes(&previous.join(rel), bytes) && self.link_from(previous, rel).is_ok() {
             return Ok(());
         }
         self.write(rel, bytes)
