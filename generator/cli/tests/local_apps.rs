@@ -81,7 +81,7 @@ fn pages_show_quantizations_header_facts_and_the_right_apps() {
     assert!(gguf.contains("<th scope=\"row\"><code>Q4_K_M</code> <span class=\"pill\">default</span>"));
     assert!(gguf.contains("<td class=\"num\">808 MB</td>"));
     assert!(gguf.contains("data-copy-text=\"brew install llama.cpp"), "commands have copy buttons");
-    assert!(gguf.contains("<span class=\"hl-"), "and are highlighted");
+    assert!(gguf.contains("<span class=\"l"), "and are highlighted");
 
     let transformers = page("meta-llama/Llama-3.1-8B-Instruct");
     assert_eq!(app_sections(&transformers), ["docker-model-runner", "vllm", "sglang", "tgi"]);

@@ -209,7 +209,7 @@ fn library_pages_list_libraries_and_their_models() {
     assert!(page.contains("href=\"/libraries/transformers/\""), "model page links its library page");
     assert!(page.contains("href=\"https://github.com/huggingface/transformers\""), "and its repository");
     assert!(page.contains("Use this model with Transformers"));
-    assert!(page.contains("<span class=\"hl-"), "examples are highlighted");
+    assert!(page.contains("<span class=\"l"), "examples are highlighted");
     assert!(fs::read_to_string(out.join("sitemap.xml")).unwrap().contains("<loc>/libraries/transformers/</loc>"));
 }
 
