@@ -10,6 +10,7 @@ use std::sync::Arc;
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
+use crate::line_cache::{LineCache, LineOps};
 use crate::theme::{stylesheet, token_class, TokenClass};
 
 /// Holds syntect's syntax set (load it once per build, it is costly) and a
@@ -17,6 +18,7 @@ use crate::theme::{stylesheet, token_class, TokenClass};
 pub struct Highlighter {
     syntaxes: SyntaxSet,
     shapes: ShapeCache,
+    lines: LineCache,
 }
 
 /// Placeholders are this stem, a number and `X`: letters and digits only, so
@@ -68,7 +70,7 @@ impl Default for Highlighter {
 
 impl Highlighter {
     pub fn new() -> Highlighter {
-        Highlighter { syntaxes: SyntaxSet::load_defaults_newlines(), shapes: ShapeCache::new() }
+        Highlighter { syntaxes: SyntaxSet::load_defaults_newlines(), shapes: ShapeCache::new(), lines: LineCache::new() }
     }
 
     /// Like [`Highlighter::highlight`], cached: identical code is highlighted
@@ -132,6 +134,16 @@ impl Highlighter {
     /// The result is the inside of a `<code>` element: flat spans, one per
     /// run of text with the same style.
     pub fn highlight(&self, code: &str, lang: &str) -> String {
+        self.highlight_lines(code, lang, true)
+    }
+
+    /// [`Highlighter::highlight`] without the line cache: every line parsed
+    /// afresh. The reference the caches are tested against.
+    pub fn highlight_uncached(&self, code: &str, lang: &str) -> String {
+        self.highlight_lines(code, lang, false)
+    }
+
+    fn highlight_lines(&self, code: &str, lang: &str, line_cache: bool) -> String {
         let Some(syntax) = self.syntax_for(lang) else {
             return escape_html(code);
         };
@@ -140,11 +152,16 @@ impl Highlighter {
         let mut out = SpanWriter::with_capacity(code.len() * 2);
         for line in LinesWithEndings::from(code) {
             // A grammar failure is syntect's problem, not the page's: show the code plain.
-            let Ok(ops) = parser.parse_line(line, &self.syntaxes) else {
+            let ops = if line_cache {
+                self.lines.parse_line(&mut parser, line, &self.syntaxes)
+            } else {
+                parser.parse_line(line, &self.syntaxes).map(LineOps::from)
+            };
+            let Ok(ops) = ops else {
                 return escape_html(code);
             };
             let mut at = 0;
-            for (index, op) in &ops {
+            for (index, op) in ops.iter() {
                 if *index > at {
                     out.text(&line[at..*index], &stack);
                     at = *index;

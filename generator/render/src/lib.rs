@@ -5,6 +5,7 @@
 //! strings back and decide where they go.
 
 mod highlight;
+mod line_cache;
 mod theme;
 mod local;
 mod markdown;
