@@ -160,7 +160,7 @@ fn sigkill_during_an_in_place_change_is_finished_or_undone() {
     let old_site = snapshot(&out);
     let pristine = tmp.path().join("pristine");
     copy_tree(&out, &pristine);
-    let old_manifest = std::fs::read(tmp.path().join(".dist.manifest.json")).unwrap();
+    let old_manifest = std::fs::read(tmp.path().join(".dist.manifest")).unwrap();
 
     // Five changed cards, one new model, one deleted model.
     for i in [3, 50, 99, 150, 298] {
@@ -176,7 +176,7 @@ fn sigkill_during_an_in_place_change_is_finished_or_undone() {
         std::fs::remove_dir_all(&out).unwrap();
         copy_tree(&pristine, &out);
         let _ = std::fs::remove_dir_all(tmp.path().join(".dist.txn"));
-        std::fs::write(tmp.path().join(".dist.manifest.json"), &old_manifest).unwrap();
+        std::fs::write(tmp.path().join(".dist.manifest"), &old_manifest).unwrap();
         fix_site_identity(tmp.path());
     };
     // How long the change takes uninterrupted, to spread the kills over it.
@@ -225,11 +225,13 @@ fn sigkill_during_an_in_place_change_is_finished_or_undone() {
 /// folder, so point the manifest at it (as if the copy were the built site).
 fn fix_site_identity(dir: &std::path::Path) {
     use std::os::unix::fs::MetadataExt;
-    let path = dir.join(".dist.manifest.json");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let (header, models) = text.split_once('\n').unwrap();
-    let mut header: serde_json::Value = serde_json::from_str(header).unwrap();
+    let path = dir.join(".dist.manifest");
+    let bytes = std::fs::read(&path).unwrap();
+    let newline = bytes.iter().position(|b| *b == b'\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_slice(&bytes[..newline]).unwrap();
     let meta = std::fs::metadata(dir.join("dist")).unwrap();
     header["site"] = serde_json::json!([meta.dev(), meta.ino()]);
-    std::fs::write(&path, format!("{header}\n{models}")).unwrap();
+    let mut fixed = header.to_string().into_bytes();
+    fixed.extend_from_slice(&bytes[newline..]);
+    std::fs::write(&path, fixed).unwrap();
 }

@@ -8,7 +8,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use walkdir::WalkDir;
+use rayon::prelude::*;
 
 use crate::{ModelCard, ModelId, ModelRecord};
 
@@ -106,60 +106,89 @@ pub struct Discovery {
 }
 
 /// Lists the model folders of `models_dir` (two levels deep). Hidden entries
-/// and stray files are skipped; links are reported, not followed.
+/// and stray files are skipped; links are reported, not followed. Namespace
+/// folders are listed in parallel (on the caller's rayon pool): at hub scale
+/// there are thousands of them and listing them one by one waits on the disk.
 pub fn discover(models_dir: &Path) -> Result<Discovery, RecordError> {
     let meta = fs::metadata(models_dir)
         .map_err(|source| RecordError::Io { path: models_dir.to_owned(), source })?;
     if !meta.is_dir() {
         return Err(RecordError::invalid(models_dir, "not a directory"));
     }
+    let top = sorted_entries(models_dir).map_err(|source| RecordError::Io { path: models_dir.to_owned(), source })?;
+    let parts: Vec<Discovery> = top
+        .into_par_iter()
+        .map(|entry| {
+            let mut found = Discovery::default();
+            if let Some((path, namespace)) = folder(models_dir, entry, &mut found) {
+                match sorted_entries(&path) {
+                    Ok(entries) => {
+                        for entry in entries {
+                            if let Some((dir, name)) = folder(&path, entry, &mut found) {
+                                match (namespace.to_str(), name.to_str()) {
+                                    (Some(ns), Some(name)) => {
+                                        found.sources.push(ModelSource { dir, folder_id: format!("{ns}/{name}") })
+                                    }
+                                    _ => found.errors.push(RecordError::invalid(dir, "folder name is not valid UTF-8")),
+                                }
+                            }
+                        }
+                    }
+                    Err(source) => found.errors.push(RecordError::Io { path, source }),
+                }
+            }
+            found
+        })
+        .collect();
     let mut found = Discovery::default();
-    let mut walk = WalkDir::new(models_dir)
-        .min_depth(1)
-        .max_depth(2)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter();
-    while let Some(entry) = walk.next() {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(err) => {
-                let path = err.path().unwrap_or(models_dir).to_owned();
-                let source = err.into_io_error().unwrap_or_else(|| io::Error::other("walk failed"));
-                found.errors.push(RecordError::Io { path, source });
-                continue;
-            }
-        };
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        let kind = entry.file_type();
-        if hidden {
-            if kind.is_dir() {
-                walk.skip_current_dir();
-            }
-            continue;
-        }
-        if kind.is_symlink() {
-            found.errors.push(RecordError::invalid(
-                entry.path(),
-                "is a symbolic link; links under the models directory are not followed",
-            ));
-            continue;
-        }
-        if !kind.is_dir() || entry.depth() != 2 {
-            continue;
-        }
-        let rel = entry.path().strip_prefix(models_dir).expect("walk stays under its root");
-        let folder_id = rel
-            .iter()
-            .map(|part| part.to_str())
-            .collect::<Option<Vec<_>>>()
-            .map(|parts| parts.join("/"));
-        match folder_id {
-            Some(folder_id) => found.sources.push(ModelSource { dir: entry.into_path(), folder_id }),
-            None => found.errors.push(RecordError::invalid(entry.path(), "folder name is not valid UTF-8")),
-        }
+    for part in parts {
+        found.sources.extend(part.sources);
+        found.errors.extend(part.errors);
     }
     Ok(found)
+}
+
+/// The entries of a folder, sorted by name; an entry that cannot be read is
+/// kept as its error.
+fn sorted_entries(dir: &Path) -> io::Result<Vec<io::Result<fs::DirEntry>>> {
+    let mut entries: Vec<io::Result<fs::DirEntry>> = fs::read_dir(dir)?.collect();
+    entries.sort_by(|a, b| match (a, b) {
+        (Ok(a), Ok(b)) => a.file_name().cmp(&b.file_name()),
+        (a, b) => a.is_ok().cmp(&b.is_ok()),
+    });
+    Ok(entries)
+}
+
+/// The path and name of `entry` if it is a folder to descend into; links
+/// and unreadable entries are noted in `found`, hidden entries and files
+/// skipped.
+fn folder(parent: &Path, entry: io::Result<fs::DirEntry>, found: &mut Discovery) -> Option<(PathBuf, std::ffi::OsString)> {
+    let entry = match entry {
+        Ok(entry) => entry,
+        Err(source) => {
+            found.errors.push(RecordError::Io { path: parent.to_owned(), source });
+            return None;
+        }
+    };
+    let name = entry.file_name();
+    if name.as_encoded_bytes().starts_with(b".") {
+        return None;
+    }
+    let kind = match entry.file_type() {
+        Ok(kind) => kind,
+        Err(source) => {
+            found.errors.push(RecordError::Io { path: entry.path(), source });
+            return None;
+        }
+    };
+    if kind.is_symlink() {
+        found.errors.push(RecordError::invalid(
+            entry.path(),
+            "is a symbolic link; links under the models directory are not followed",
+        ));
+        return None;
+    }
+    kind.is_dir().then(|| (entry.path(), name))
 }
 
 /// The raw files of a model folder: `model.json` and, if present, `README.md`.

@@ -234,7 +234,7 @@ mod tests {
         txn.write("ns/new/index.html", b"new").unwrap();
         txn.write_if_changed("index.html", b"old index").unwrap();
         txn.remove("ns/gone/index.html");
-        let manifest = tmp.path().join(".dist.manifest.json");
+        let manifest = tmp.path().join(".dist.manifest");
         txn.commit(&manifest, b"{}").unwrap();
         assert_eq!(fs::read_to_string(out.join("ns/new/index.html")).unwrap(), "new");
         assert!(!out.join("ns/gone").exists(), "emptied folders are removed");

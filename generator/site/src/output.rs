@@ -81,7 +81,7 @@ impl Staging {
             .map_err(io_error(&parent))?;
         for entry in listing.flatten() {
             if entry.file_name().to_string_lossy().starts_with(&stale_prefix) {
-                fs::remove_dir_all(entry.path()).map_err(io_error(&entry.path()))?;
+                remove_tree(&entry.path()).map_err(io_error(&entry.path()))?;
             }
         }
         let dir = sibling(out, &format!(".tmp-{}", std::process::id()));
@@ -140,9 +140,28 @@ impl Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = fs::remove_dir_all(&self.dir);
+            let _ = remove_tree(&self.dir);
         }
     }
+}
+
+/// Removes a site folder, its top-level folders in parallel: a site of
+/// 100,000 models is 400,000 files, and removing them one by one waits on
+/// the disk for minutes.
+pub fn remove_tree(dir: &Path) -> io::Result<()> {
+    use rayon::prelude::*;
+    let entries: Vec<fs::DirEntry> = match fs::read_dir(dir) {
+        Ok(listing) => listing.collect::<io::Result<_>>()?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    crate::plan::with_io_threads(|| {
+        entries.par_iter().try_for_each(|entry| match entry.file_type()? {
+            kind if kind.is_dir() => fs::remove_dir_all(entry.path()),
+            _ => fs::remove_file(entry.path()),
+        })
+    })?;
+    fs::remove_dir_all(dir)
 }
 
 /// Exchanges two folders atomically where the OS can; otherwise moves the old

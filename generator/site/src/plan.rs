@@ -55,7 +55,7 @@ impl BuildPlan {
 /// Plans a build of `models_dir` against the previous build's manifest (taken
 /// over: entries move into the plan).
 pub fn plan_build(models_dir: &Path, previous: Option<Manifest>) -> Result<BuildPlan, RecordError> {
-    let found = discover(models_dir)?;
+    let found = with_io_threads(|| discover(models_dir))?;
     let mut errors = found.errors;
     let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
     let (mut previous_models, trusted_before) = match previous {
