@@ -9,7 +9,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalogue::{Catalogue, Library};
-use crate::escape::{comment_text, identifier, js_str, py_str, py_value, sh_str};
 
 /// The language of an example, as shown to users and used for highlighting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -108,7 +107,7 @@ impl SnippetEngine {
     fn with_environment(mut env: Environment<'static>) -> SnippetEngine {
         // Records may lack any field: a missing one reads as undefined, never an error.
         env.set_undefined_behavior(UndefinedBehavior::Chainable);
-        register_filters(&mut env);
+        crate::filters::register_filters(&mut env);
         let mut library_templates: BTreeMap<String, Vec<(String, Language)>> = BTreeMap::new();
         for (name, _) in env.templates() {
             let Some(rest) = name.strip_prefix("library/") else { continue };
@@ -155,17 +154,17 @@ impl SnippetEngine {
         language: Language,
         client: &str,
         template: &str,
-        context: &impl Serialize,
+        context: &TemplateValue,
     ) -> Result<String, SnippetError> {
-        let name = format!("inference/{}/{client}/{template}.jinja", language.as_str());
-        if self.env.get_template(&name).is_err() {
+        let name = ["inference/", language.as_str(), "/", client, "/", template, ".jinja"].concat();
+        let Ok(compiled) = self.env.get_template(&name) else {
             return Err(SnippetError::TemplateNotFound {
                 language: language.as_str(),
                 client: client.to_owned(),
                 template: template.to_owned(),
             });
-        }
-        self.render(&name, &TemplateValue::from_serialize(context))
+        };
+        render_template(&compiled, context)
     }
 
     /// The local apps, in the order pages show them.
@@ -210,10 +209,14 @@ impl SnippetEngine {
 
     pub(crate) fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
         let error = |source| SnippetError::Render { name: name.to_owned(), source };
-        let template = self.env.get_template(name).map_err(error)?;
-        let text = template.render(context).map_err(error)?;
-        Ok(tidy(&text))
+        render_template(&self.env.get_template(name).map_err(error)?, context)
     }
+}
+
+/// Renders a template and tidies the text.
+fn render_template(template: &minijinja::Template<'_, '_>, context: &TemplateValue) -> Result<String, SnippetError> {
+    let error = |source| SnippetError::Render { name: template.name().to_owned(), source };
+    Ok(tidy(template.render(context).map_err(error)?))
 }
 
 fn base_environment() -> Environment<'static> {
@@ -229,14 +232,33 @@ fn base_environment() -> Environment<'static> {
 
 /// Strips trailing spaces from every line and blank lines at both ends, so
 /// templates can be laid out for reading.
-fn tidy(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.trim_matches('\n').lines() {
-        out.push_str(line.trim_end());
-        out.push('\n');
+fn tidy(text: String) -> String {
+    if is_tidy(&text) {
+        return text;
     }
+    let text = text.trim_matches('\n');
+    let mut out = String::with_capacity(text.len());
+    let mut start = 0;
+    for at in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push_str(text[start..at].trim_end());
+        out.push('\n');
+        start = at + 1;
+    }
+    out.push_str(text[start..].trim_end());
     out.truncate(out.trim_end().len());
     out
+}
+
+/// Whether [`tidy`] would leave `text` as it is, which it nearly always
+/// does: then the text is kept rather than copied. Only the end of each line
+/// is looked at; a line ending in a character outside ASCII is left to
+/// `tidy` to judge.
+fn is_tidy(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let ends_line = |byte: u8| byte.is_ascii() && !(byte as char).is_whitespace();
+    // A blank line inside the text is kept; one at either end is not.
+    let line_end_is_tidy = |at: usize| at > 0 && (bytes[at - 1] == b'\n' || ends_line(bytes[at - 1]));
+    bytes.last().is_some_and(|&last| ends_line(last)) && memchr::memchr_iter(b'\n', bytes).all(line_end_is_tidy)
 }
 
 /// What a library template can read. Field names follow the record, so a
@@ -293,67 +315,42 @@ fn first_string(value: Option<&Value>) -> Option<&str> {
     }
 }
 
-/// Filters every template may use. Each takes what a template holds and
-/// returns code in one language.
-fn register_filters(env: &mut Environment<'static>) {
-    // String literals; non-strings (numbers) are written in their text form.
-    env.add_filter("py", |v: TemplateValue| py_str(&text_of(&v)));
-    env.add_filter("js", |v: TemplateValue| js_str(&text_of(&v)));
-    env.add_filter("sh", |v: TemplateValue| sh_str(&text_of(&v)));
-    env.add_filter("comment", |v: TemplateValue| comment_text(&text_of(&v)));
-    // A class or function name from the record, or none when it is not one.
-    env.add_filter("ident", |v: TemplateValue| {
-        v.as_str().and_then(identifier).map(TemplateValue::from).unwrap_or(TemplateValue::from(()))
-    });
-    // Any record value as a Python literal (dicts, lists, True/None...).
-    env.add_filter("pyval", |v: TemplateValue| {
-        let json: Value = serde_json::to_value(&v).unwrap_or(Value::Null);
-        py_value(&json)
-    });
-    // `body | format_body("python", 1)`: one JSON value as json, python,
-    // python_kwargs, js or curl, indented for the line it starts on.
-    env.add_filter("format_body", |v: TemplateValue, format: String, level: Option<usize>| {
-        let json: Value = serde_json::to_value(&v).unwrap_or(Value::Null);
-        let format = crate::inference::BodyFormat::parse(&format)
-            .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))?;
-        crate::inference::format_body(&json, format, level.unwrap_or(0))
-            .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
-    });
-    // `token_env | js_env`: `process.env.HF_TOKEN` (bracketed if not an identifier).
-    env.add_filter("js_env", |v: TemplateValue| {
-        let name = text_of(&v);
-        match identifier(&name) {
-            Some(id) => format!("process.env.{id}"),
-            None => format!("process.env[{}]", js_str(&name)),
-        }
-    });
-    // `a | merge_dict(b)`: a new mapping with b's entries after a's.
-    env.add_filter("merge_dict", |a: TemplateValue, b: TemplateValue| {
-        let mut merged: serde_json::Map<String, Value> = match serde_json::to_value(&a) {
-            Ok(Value::Object(map)) => map,
-            _ => serde_json::Map::new(),
-        };
-        if let Ok(Value::Object(extra)) = serde_json::to_value(&b) {
-            merged.extend(extra);
-        }
-        TemplateValue::from_serialize(Value::Object(merged))
-    });
-    // `tags | digits_after("yolov")`: "8" for a tag "yolov8", none without one.
-    env.add_filter("digits_after", |list: TemplateValue, prefix: String| {
-        let found = list.try_iter().ok().and_then(|mut items| {
-            items.find_map(|item| {
-                let digits = item.as_str()?.strip_prefix(prefix.as_str())?;
-                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.to_owned())
-            })
-        });
-        found.map(TemplateValue::from).unwrap_or(TemplateValue::from(()))
-    });
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
 
-fn text_of(value: &TemplateValue) -> String {
-    match value.as_str() {
-        Some(s) => s.to_owned(),
-        None if value.is_undefined() || value.is_none() => String::new(),
-        None => value.to_string(),
+    /// `tidy` as it was first written, line by line: the fast one must agree.
+    fn reference_tidy(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for line in text.trim_matches('\n').lines() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn tidy_gives_the_reference_text(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a", "é", " ", "\t", "\r", "\n", "\n\n", "\u{a0}", "\u{2028}", "\u{b}", "\u{1c}", "x y",
+                ]),
+                0..16,
+            )
+        ) {
+            let text = pieces.concat();
+            prop_assert_eq!(tidy(text.clone()), reference_tidy(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn tidy_examples() {
+        assert_eq!(tidy("\n\nimport os  \n\n\nprint(1)\t\r\n \n".into()), "import os\n\n\nprint(1)");
+        assert_eq!(tidy("a\nb".into()), "a\nb");
+        assert_eq!(tidy("".into()), "");
+        assert_eq!(tidy("\n".into()), "");
     }
 }

@@ -9,6 +9,7 @@
 mod catalogue;
 mod engine;
 pub mod escape;
+mod filters;
 pub mod inference;
 pub mod local_apps;
 

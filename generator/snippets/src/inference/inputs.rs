@@ -1,6 +1,9 @@
 //! Sample inputs for inference examples: the model's own widget data first,
 //! then a default per task (the spec's constants where it names one).
 
+use std::sync::OnceLock;
+
+use minijinja::Value as TemplateValue;
 use modelpages_record::ModelRecord;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -13,17 +16,19 @@ pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted
 /// Spec: the example candidate labels.
 pub const CANDIDATE_LABELS: [&str; 3] = ["refund", "legal", "faq"];
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SampleInputs {
     /// The main text (or prompt).
     pub text: String,
     pub question: String,
     pub context: String,
-    pub table: Value,
+    #[serde(serialize_with = "constant")]
+    pub table: &'static Constant,
     pub candidate_labels: Vec<String>,
     pub source_sentence: String,
     pub sentences: Vec<String>,
-    pub tabular: Value,
+    #[serde(serialize_with = "constant")]
+    pub tabular: &'static Constant,
     /// Chat messages.
     pub messages: Value,
 }
@@ -74,12 +79,7 @@ impl SampleInputs {
             text,
             question,
             context,
-            table: json!({
-                "Repository": ["Transformers", "Datasets", "Tokenizers"],
-                "Stars": ["36542", "4512", "3934"],
-                "Contributors": ["651", "77", "34"],
-                "Programming language": ["Python", "Python", "Rust, Python and NodeJS"]
-            }),
+            table: sample_table(),
             candidate_labels: match task {
                 "zero-shot-image-classification" => vec!["cat".into(), "dog".into(), "llama".into()],
                 _ => CANDIDATE_LABELS.iter().map(|s| s.to_string()).collect(),
@@ -90,14 +90,56 @@ impl SampleInputs {
             sentences: similarity.map(|w| w.sentences.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| {
                 vec!["That is a happy dog".into(), "That is a very happy person".into(), "Today is a sunny day".into()]
             }),
-            tabular: json!({
-                "fixed_acidity": ["7.4", "7.8", "10.3"],
-                "volatile_acidity": ["0.7", "0.88", "0.32"],
-                "citric_acid": ["0", "0", "0.45"]
-            }),
+            tabular: sample_tabular(),
             messages,
         }
     }
+}
+
+/// A sample input that is the same for every model, built once, as JSON and
+/// as a template value.
+#[derive(Debug)]
+pub struct Constant {
+    pub json: Value,
+    template: TemplateValue,
+}
+
+impl Constant {
+    fn new(json: Value) -> Constant {
+        Constant { template: TemplateValue::from_serialize(&json), json }
+    }
+}
+
+/// Serialises a [`Constant`]: into a template value, as the template value
+/// it already is (shared, not converted again); into anything else, as its
+/// JSON.
+fn constant<S: serde::Serializer>(constant: &&'static Constant, serializer: S) -> Result<S::Ok, S::Error> {
+    constant.template.serialize(serializer)
+}
+
+/// The sample table of table question answering.
+fn sample_table() -> &'static Constant {
+    static TABLE: OnceLock<Constant> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        Constant::new(json!({
+            "Repository": ["Transformers", "Datasets", "Tokenizers"],
+            "Stars": ["36542", "4512", "3934"],
+            "Contributors": ["651", "77", "34"],
+            "Programming language": ["Python", "Python", "Rust, Python and NodeJS"]
+        }))
+    })
+}
+
+/// The sample rows of tabular tasks.
+fn sample_tabular() -> &'static Constant {
+    static TABULAR: OnceLock<Constant> = OnceLock::new();
+    TABULAR.get_or_init(|| {
+        Constant::new(json!({
+            "fixed_acidity": ["7.4", "7.8", "10.3"],
+            "volatile_acidity": ["0.7", "0.88", "0.32"],
+            "citric_acid": ["0", "0", "0.45"]
+        }))
+    })
 }
 
 /// The JSON body of a plain-data request; for requests that carry a file, the
@@ -106,10 +148,10 @@ pub fn json_body(spec: &TaskSpec, sample: &SampleInputs) -> Value {
     match spec.input.as_str() {
         "text" => json!({"inputs": sample.text}),
         "question_context" => json!({"inputs": {"question": sample.question, "context": sample.context}}),
-        "table_query" => json!({"inputs": {"query": sample.question_for_table(), "table": sample.table}}),
+        "table_query" => json!({"inputs": {"query": sample.question_for_table(), "table": sample.table.json}}),
         "text_labels" => json!({"inputs": sample.text, "parameters": {"candidate_labels": sample.candidate_labels}}),
         "sentences" => json!({"inputs": {"source_sentence": sample.source_sentence, "sentences": sample.sentences}}),
-        "tabular" => json!({"inputs": {"data": sample.tabular}}),
+        "tabular" => json!({"inputs": {"data": sample.tabular.json}}),
         "image_labels" => json!({"parameters": {"candidate_labels": sample.candidate_labels}}),
         "image_question" => json!({"question": sample.question}),
         "image_prompt" => json!({"parameters": {"prompt": sample.text}}),

@@ -6,18 +6,25 @@
 //! only lay the code out.
 
 mod body;
+mod context;
 mod inputs;
 mod providers;
+mod recent;
 mod tasks;
 
+use std::sync::Arc;
+
+use minijinja::Value as TemplateValue;
 use serde::Serialize;
-use serde_json::{json, Value};
 
 pub use body::{format_body, BodyError, BodyFormat};
+pub(crate) use body::format_template_body;
+pub(crate) use recent::remembered_body;
 pub use providers::{known_providers, provider_key_variable, provider_mappings, ProviderInfo, ProviderMapping, AUTO, FAL_AI, HF_INFERENCE};
 pub use tasks::{task_specs, TaskSpec};
 
 use crate::engine::Language;
+use context::{CallValues, ClientKind, ExampleContext, FalContext, RouteParts, RouteValues};
 use modelpages_record::ModelRecord;
 
 /// Site settings the examples depend on.
@@ -101,55 +108,6 @@ pub fn request_kind<'a>(record: &ModelRecord, specs: &'a [TaskSpec]) -> Option<R
     specs.iter().find(|s| s.task == task).map(RequestKind::Task)
 }
 
-/// Everything a template reads for one (provider, client) example.
-#[derive(Serialize)]
-pub(crate) struct InferenceContext<'a> {
-    pub id: &'a str,
-    pub provider: &'a str,
-    /// The provider name for SDK calls (none for a custom endpoint).
-    pub sdk_provider: Option<&'a str>,
-    /// The `model` field or argument.
-    pub model: String,
-    pub token_env: String,
-    /// `Bearer` or `Key` (fal-ai's own API).
-    pub auth_scheme: &'static str,
-    pub bill_to: Option<&'a str>,
-    /// Where a raw HTTP request goes.
-    pub url: String,
-    /// Base URL for OpenAI-compatible clients.
-    pub base_url: String,
-    pub endpoint_url: Option<&'a str>,
-    pub direct: bool,
-    pub task: &'a str,
-    pub python_method: Option<&'a str>,
-    pub js_method: Option<&'a str>,
-    /// The JSON body for tasks whose body is plain data.
-    pub body: Value,
-    pub inputs: inputs::SampleInputs,
-    pub output: &'a str,
-    pub content_type: &'static str,
-    pub input_file: &'static str,
-    pub output_file: &'static str,
-    pub stream: bool,
-    /// Chat parameters that were set: temperature, max_tokens, top_p.
-    pub chat_parameters: Value,
-    pub fal: Option<FalContext>,
-}
-
-/// fal-ai's queue: submit, poll the status, fetch the result.
-#[derive(Serialize)]
-pub(crate) struct FalContext {
-    pub provider_id: String,
-    /// Where to submit the request.
-    pub submit_url: String,
-    /// Whether polling URLs go through the router (rewritten) or to fal itself.
-    pub routed: bool,
-    /// `{router}/fal-ai`, the prefix routed polling URLs take.
-    pub router_prefix: String,
-    /// The arguments fal's model takes (`prompt`, `image_url`, `loras`...).
-    pub arguments: Value,
-}
-
 impl crate::engine::SnippetEngine {
     /// The hosted-inference examples of `record`. Never fails for the record's
     /// sake: a provider that cannot serve the model is noted and skipped.
@@ -178,23 +136,31 @@ impl crate::engine::SnippetEngine {
             }
         };
         let sample = inputs::SampleInputs::of(record, &kind);
+        let call = Arc::new(CallValues::of(record, &kind, &sample, options));
+        let template = match &kind {
+            RequestKind::Chat if options.streaming => "conversationalStream",
+            RequestKind::Chat => "conversational",
+            RequestKind::Task(spec) => spec.template.as_str(),
+        };
         for provider in &providers {
             let mapping = mappings.iter().find(|m| &m.provider == provider);
             match self.route(record, &kind, provider, mapping, settings, options) {
                 Err(note) => out.notes.push(format!("{}: {note}", record.id)),
                 Ok(route) => {
+                    let values = Arc::new(route.values(options));
                     for &(language, client) in CLIENTS {
                         if !route.clients.contains(&client) {
                             continue;
                         }
-                        let template = match &kind {
-                            RequestKind::Chat if options.streaming => "conversationalStream",
-                            RequestKind::Chat => "conversational",
-                            RequestKind::Task(spec) => spec.template.as_str(),
+                        let client_kind = ClientKind::of(client);
+                        let context = ExampleContext { call: call.clone(), route: values.clone(), client: client_kind };
+                        let content =
+                            self.render_inference(language, client, template, &TemplateValue::from_object(context))?;
+                        let token_env = match client_kind {
+                            // fal_client always talks to fal itself, with fal's own key.
+                            ClientKind::FalClient => provider_key_variable(FAL_AI),
+                            _ => route.token_env.clone(),
                         };
-                        let context = route.context(record, &kind, &sample, options, client);
-                        let content = self.render_inference(language, client, template, &context)?;
-                        let token_env = context.token_env;
                         out.snippets.push(InferenceSnippet { provider: provider.clone(), language, client, content, token_env });
                     }
                 }
@@ -215,7 +181,8 @@ pub(crate) struct Route<'a> {
     base_url: String,
     endpoint_url: Option<&'a str>,
     direct: bool,
-    fal: Option<FalContext>,
+    /// The [`FalContext`] as a template value: made once per provider.
+    fal: Option<TemplateValue>,
 }
 
 impl crate::engine::SnippetEngine {
@@ -349,13 +316,13 @@ impl crate::engine::SnippetEngine {
                     };
                     route.auth_scheme = auth;
                     route.url = submit_url.clone();
-                    route.fal = Some(FalContext {
+                    route.fal = Some(TemplateValue::from_serialize(FalContext {
                         arguments: inputs::fal_arguments(record, spec, mapping, &settings.hub_url),
                         provider_id,
                         submit_url,
                         routed: !route.direct,
                         router_prefix: format!("{router}/fal-ai"),
-                    });
+                    }));
                     route.clients.extend(["requests", "fetch", "curl"]);
                     if matches!(spec.template.as_str(), "textToImage" | "imageToImage" | "imageToVideo") {
                         route.clients.push("fal_client");
@@ -370,78 +337,20 @@ impl crate::engine::SnippetEngine {
     }
 }
 
-impl<'a> Route<'a> {
-    fn context(
-        &self,
-        record: &'a ModelRecord,
-        kind: &RequestKind<'a>,
-        sample: &inputs::SampleInputs,
-        options: &'a InferenceOptions,
-        client: &str,
-    ) -> InferenceContext<'a> {
-        let spec = match kind {
-            RequestKind::Task(spec) => Some(*spec),
-            RequestKind::Chat => None,
-        };
-        let mut chat_parameters = serde_json::Map::new();
-        if let Some(t) = options.temperature {
-            chat_parameters.insert("temperature".into(), json!(t));
-        }
-        if let Some(m) = options.max_tokens {
-            chat_parameters.insert("max_tokens".into(), json!(m));
-        }
-        if let Some(p) = options.top_p {
-            chat_parameters.insert("top_p".into(), json!(p));
-        }
-        let output = spec.map_or("json", |s| s.output.as_str());
-        let sdk = client == "huggingface_hub" || client == "huggingface.js";
-        let (content_type, input_file) = match spec.map(|s| s.input.as_str()) {
-            Some("audio") => ("audio/flac", "sample.flac"),
-            Some("image" | "image_prompt" | "image_labels" | "image_question") => ("image/jpeg", "cat.jpg"),
-            _ => ("application/json", ""),
-        };
-        InferenceContext {
-            id: &record.id,
+impl Route<'_> {
+    /// The template values of this route, for every client's examples.
+    fn values(&self, options: &InferenceOptions) -> RouteValues {
+        let parts = RouteParts {
             provider: self.provider,
-            sdk_provider: (self.endpoint_url.is_none()).then_some(self.provider),
-            // SDKs take the plain id and map it to the provider's own id themselves.
-            model: if sdk { record.id.clone() } else { self.model.clone() },
-            // fal_client always talks to fal itself, with fal's own key.
-            token_env: if client == "fal_client" { provider_key_variable(FAL_AI) } else { self.token_env.clone() },
-            auth_scheme: if client == "fal_client" { "Key" } else { self.auth_scheme },
-            // Billing an organisation is the router's feature: a request made
-            // with a provider's own key (fal_client always is one) has no bill-to.
-            bill_to: options.bill_to.as_deref().filter(|_| {
-                let own_key = (self.direct && self.provider != HF_INFERENCE) || client == "fal_client";
-                !own_key
-            }),
-            url: self.url.clone(),
-            base_url: self.base_url.clone(),
+            model: &self.model,
+            token_env: &self.token_env,
+            auth_scheme: self.auth_scheme,
+            url: &self.url,
+            base_url: &self.base_url,
             endpoint_url: self.endpoint_url,
             direct: self.direct,
-            task: spec.map_or("conversational", |s| s.task.as_str()),
-            python_method: spec.and_then(|s| s.python_method.as_deref()),
-            js_method: spec.and_then(|s| s.js_method.as_deref()),
-            body: spec.map(|s| inputs::json_body(s, sample)).unwrap_or(Value::Null),
-            inputs: sample.clone(),
-            output,
-            content_type,
-            input_file,
-            output_file: match output {
-                "image" => "output.png",
-                "video" => "output.mp4",
-                "audio" => "output.flac",
-                _ => "",
-            },
-            stream: options.streaming,
-            chat_parameters: Value::Object(chat_parameters),
-            fal: self.fal.as_ref().map(|f| FalContext {
-                provider_id: f.provider_id.clone(),
-                submit_url: f.submit_url.clone(),
-                routed: f.routed,
-                router_prefix: f.router_prefix.clone(),
-                arguments: f.arguments.clone(),
-            }),
-        }
+            fal: self.fal.as_ref(),
+        };
+        RouteValues::of(parts, options)
     }
 }
