@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 export const FEEDBACK_MS = 1500;
 
 export interface CopyButtonProps {
-  /** Text written to the clipboard (from `data-copy-text`). */
+  /** Text written to the clipboard (`data-copy-text`, else the example's code). */
   text: string;
   /** Accessible name of the button (from `data-label`). */
   label: string;

@@ -19,7 +19,9 @@ type IslandFactory = (host: HTMLElement) => ReactElement | null;
  */
 const islands: Readonly<Record<string, IslandFactory>> = {
   copy: (host) => {
-    const text = host.dataset.copyText;
+    // A code example's button copies the example as shown: its text is the
+    // example exactly, so pages do not carry each example twice.
+    const text = host.dataset.copyText ?? host.closest("figure")?.querySelector("pre code")?.textContent ?? undefined;
     if (text === undefined) {
       return null;
     }

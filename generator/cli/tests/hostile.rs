@@ -235,30 +235,31 @@ fn safe_pages_show_the_input_as_text() {
     }
 }
 
-/// The examples of a page: (language, text copied, text shown).
-fn page_examples(html: &str) -> Vec<(String, String, String)> {
+/// The examples of a page: (language, whether it has a copy button, text
+/// shown, which the button copies).
+fn page_examples(html: &str) -> Vec<(String, bool, String)> {
     let mut examples = Vec::new();
-    let mut current: Option<(String, Option<String>, String)> = None;
+    let mut current: Option<(String, bool, String)> = None;
     // The example is the `<code>` in the figure's `<pre>`; other `<code>`
     // elements name the token variable.
     let (mut in_pre, mut in_code) = (false, false);
     for node in tokens(html) {
         match &node {
             Node::Start { name, .. } if name == "figure" => {
-                current = node.attr("data-language").map(|l| (l.to_owned(), None, String::new()));
+                current = node.attr("data-language").map(|l| (l.to_owned(), false, String::new()));
             }
             Node::Start { name, .. } if name == "pre" => in_pre = true,
             Node::End { name } if name == "pre" => in_pre = false,
             Node::Start { name, .. } if name == "code" => in_code = in_pre && current.is_some(),
             Node::End { name } if name == "code" => in_code = false,
             Node::End { name } if name == "figure" => {
-                if let Some((language, copy, shown)) = current.take() {
-                    examples.push((language, copy.expect("every example has a copy button"), shown));
+                if let Some(example) = current.take() {
+                    examples.push(example);
                 }
             }
             Node::Start { .. } => {
-                if let (Some(current), Some(copy)) = (current.as_mut(), node.attr("data-copy-text")) {
-                    current.1 = Some(copy.to_owned());
+                if let (Some(current), Some("copy")) = (current.as_mut(), node.attr("data-island")) {
+                    current.1 = true;
                 }
             }
             Node::Text(text) if in_code => current.as_mut().unwrap().2.push_str(text),
@@ -276,8 +277,16 @@ fn examples_on_hostile_pages_parse_and_hold_the_input_exactly() {
     for case in &b.cases {
         let Expect::Page { id, .. } = &case.expect else { continue };
         let html = fs::read_to_string(b.out.join(id).join("index.html")).unwrap();
-        for (i, (language, copied, shown)) in page_examples(&html).into_iter().enumerate() {
-            assert_eq!(copied, shown, "{}: the copy button copies other code than the page shows", case.name);
+        // What the generator made, from the model's API file: the page must
+        // show each example exactly (highlighting keeps every character).
+        let api: serde_json::Value =
+            serde_json::from_slice(&fs::read(b.out.join("api/models").join(format!("{id}.json"))).unwrap()).unwrap();
+        let mut generated = Vec::new();
+        strings_in(&api["examples"], &mut generated);
+        for (i, (language, has_copy, shown)) in page_examples(&html).into_iter().enumerate() {
+            assert!(has_copy, "{}: every example has a copy button", case.name);
+            assert!(generated.contains(&shown), "{}: the page shows other code than was generated:\n{shown}", case.name);
+            let copied = shown;
             let ext = match language.as_str() { "python" => "py", "js" => "mjs", "sh" => "sh", other => panic!("language {other}") };
             fs::write(dir.path().join(format!("{}-{i}.{ext}", case.name)), copied + "\n").unwrap();
             written += 1;
@@ -294,6 +303,15 @@ fn examples_on_hostile_pages_parse_and_hold_the_input_exactly() {
     // The payload did reach the examples: a literal holds it.
     let all: String = fs::read_dir(dir.path()).unwrap().map(|e| fs::read_to_string(e.unwrap().path()).unwrap()).collect();
     assert!(all.matches(MARKER).count() >= written / 4, "few examples quote the payload");
+}
+
+fn strings_in(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| strings_in(v, out)),
+        _ => {}
+    }
 }
 
 #[test]

@@ -80,7 +80,8 @@ fn pages_show_quantizations_header_facts_and_the_right_apps() {
     assert_eq!(rows.iter().map(|r| r.split('<').next().unwrap()).collect::<Vec<_>>(), ["F16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS"]);
     assert!(gguf.contains("<th scope=\"row\"><code>Q4_K_M</code> <span class=\"pill\">default</span>"));
     assert!(gguf.contains("<td class=\"num\">808 MB</td>"));
-    assert!(gguf.contains("data-copy-text=\"brew install llama.cpp"), "commands have copy buttons");
+    let llama = &gguf[gguf.find("id=\"local-llama.cpp\"").expect("a llama.cpp section")..];
+    assert!(llama.contains("data-island=\"copy\" data-label=\"Copy llama.cpp command\""), "commands have copy buttons");
     assert!(gguf.contains("<span class=\"l"), "and are highlighted");
 
     let transformers = page("meta-llama/Llama-3.1-8B-Instruct");

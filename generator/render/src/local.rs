@@ -159,8 +159,6 @@ pub(crate) struct LocalAppView<'a> {
 #[derive(Serialize)]
 struct LocalExampleView<'a> {
     title: &'a str,
-    /// The command's plain text, for the copy button; none for links.
-    text: Option<&'a str>,
     /// The highlighted command.
     html: Option<Value>,
     link: Option<&'a str>,
@@ -177,11 +175,10 @@ pub(crate) fn local_app_views<'a>(
         let view = match &example.action {
             LocalAppAction::Command(text) => LocalExampleView {
                 title: &example.title,
-                text: Some(text),
                 html: Some(Value::from_safe_string(highlighter.highlight_example(text, "sh", values))),
                 link: None,
             },
-            LocalAppAction::Link(url) => LocalExampleView { title: &example.title, text: None, html: None, link: Some(url) },
+            LocalAppAction::Link(url) => LocalExampleView { title: &example.title, html: None, link: Some(url) },
         };
         match apps.last_mut() {
             Some(app) if app.key == example.app => app.examples.push(view),

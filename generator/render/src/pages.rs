@@ -165,7 +165,6 @@ struct InferenceView<'a> {
     client: &'a str,
     streaming: bool,
     token_env: &'a str,
-    text: &'a str,
     html: Value,
 }
 
@@ -174,8 +173,6 @@ struct ExampleView<'a> {
     language: &'a str,
     /// Shown above the code, e.g. "Python".
     label: &'static str,
-    /// The plain text, for the copy button.
-    text: &'a str,
     /// Highlighted HTML (our own output, safe).
     html: Value,
 }
@@ -261,7 +258,6 @@ pub fn render_model_page(
         .map(|example| ExampleView {
             language: example.language,
             label: language_label(example.language),
-            text: &example.text,
             html: Value::from_safe_string(highlighter.highlight_example(&example.text, example.language, &values)),
         })
         .collect();
@@ -280,7 +276,6 @@ pub fn render_model_page(
             client: example.client,
             streaming: example.streaming,
             token_env: &example.token_env,
-            text: &example.text,
             html: Value::from_safe_string(highlighter.highlight_example(&example.text, example.language, &values)),
         };
         match inference.last_mut() {
