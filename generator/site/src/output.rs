@@ -96,13 +96,21 @@ impl Staging {
     /// Writes `bytes` to `rel` inside the staging folder, creating folders.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
         let path = self.dir.join(rel);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(io_error(parent))?;
+        // The common case, a new file in a folder that exists, costs one
+        // open; folders are made and stale files removed only when asked for.
+        match write_new(&path, bytes) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent).map_err(io_error(parent))?;
+                }
+            }
+            // A page kept by a hard link and then rendered after all must not
+            // be written through the link into the live site: replace it.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => fs::remove_file(&path).map_err(io_error(&path))?,
+            Err(e) => return Err(io_error(&path)(e)),
         }
-        // A page kept by a hard link and then rendered after all must not be
-        // written through the link into the live site: replace, never overwrite.
-        let _ = fs::remove_file(&path);
-        fs::write(&path, bytes).map_err(io_error(&path))
+        write_new(&path, bytes).map_err(io_error(&path))
     }
 
     /// Hard-links `rel` from the previous site into the staging folder: the
@@ -143,6 +151,12 @@ impl Drop for Staging {
             let _ = remove_tree(&self.dir);
         }
     }
+}
+
+/// Writes `bytes` to a file that must not exist yet.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    fs::OpenOptions::new().write(true).create_new(true).open(path)?.write_all(bytes)
 }
 
 /// Removes a site folder, its top-level folders in parallel: a site of
