@@ -6,9 +6,9 @@
 //! describes by device and inode: a site replaced by other means is not trusted.
 //!
 //! The file is a JSON header line, then the models in bincode (variable-length
-//! integers), in chunks that
-//! are decoded in parallel: at 100,000 models, reading and writing it as JSON
-//! took most of a one-model rebuild.
+//! integers) in length-prefixed chunks decoded in parallel: at 100,000 models,
+//! reading and writing it as JSON took most of a one-model rebuild. A file
+//! that does not decode is no manifest: the build is a full one.
 
 use std::collections::HashMap;
 use std::fs;
@@ -77,20 +77,30 @@ impl Manifest {
         let mut chunks = Vec::new();
         let mut rest = &bytes[newline + 1..];
         while !rest.is_empty() {
-            let len = u64::from_le_bytes(rest.get(..8)?.try_into().ok()?) as usize;
-            chunks.push(rest.get(8..8 + len)?);
-            rest = &rest[8 + len..];
+            let len = usize::try_from(u64::from_le_bytes(rest.get(..8)?.try_into().ok()?)).ok()?;
+            let end = len.checked_add(8)?;
+            chunks.push(rest.get(8..end)?);
+            rest = &rest[end..];
         }
         let models: Option<Vec<Vec<(String, ModelEntry)>>> =
             chunks.into_par_iter().map(|chunk| bincode::DefaultOptions::new().deserialize(chunk).ok()).collect();
-        let models = models?.into_iter().flatten().collect();
+        let models: HashMap<String, ModelEntry> = models?.into_iter().flatten().collect();
+        if models.len() != header.models {
+            return None;
+        }
         Some(Manifest { version: header.version, global: header.global, started_ns: header.started_ns, site: header.site, models })
     }
 
     /// The manifest as written: the header line, then the models in id
     /// order, so the same site always gives the same bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let header = Header { version: self.version, global: self.global.clone(), started_ns: self.started_ns, site: self.site };
+        let header = Header {
+            version: self.version,
+            global: self.global.clone(),
+            started_ns: self.started_ns,
+            site: self.site,
+            models: self.models.len(),
+        };
         let mut models: Vec<(&String, &ModelEntry)> = self.models.iter().collect();
         models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let chunks: Vec<Vec<u8>> = models
@@ -114,6 +124,8 @@ struct Header {
     global: String,
     started_ns: u128,
     site: (u64, u64),
+    /// How many models follow: a file cut at a chunk boundary still decodes.
+    models: usize,
 }
 
 /// Device and inode of a folder; `None` when it does not exist.
@@ -196,4 +208,56 @@ pub fn global_hash(site_src: &Path, settings: &impl Serialize) -> std::io::Resul
     }
     hasher.update(serde_json::to_string(settings).unwrap_or_default().as_bytes());
     Ok(hasher.finalize().to_hex().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(i: usize) -> ModelEntry {
+        ModelEntry {
+            input: format!("{i:064x}"),
+            stamp: format!("{i:032x}"),
+            summary: ModelSummary {
+                id: format!("ns/m{i}"),
+                url: format!("/ns/m{i}/"),
+                task: (i % 2 == 0).then(|| "fill-mask".to_owned()),
+                library: None,
+                downloads: Some(i as u64 * 1000),
+                likes: None,
+                tags: vec!["a".into(), "b é".into()],
+            },
+            notes: vec![format!("note {i}")],
+            files: vec![format!("ns/m{i}/index.html")],
+        }
+    }
+
+    #[test]
+    fn manifests_round_trip_and_damaged_ones_are_ignored() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("dist");
+        fs::create_dir(&out).unwrap();
+        let mut manifest = Manifest::new("g".into(), 7);
+        manifest.site = folder_identity(&out).unwrap();
+        // More than one chunk, so chunk boundaries are crossed.
+        manifest.models = (0..CHUNK * 2 + 5).map(|i| (format!("ns/m{i}"), entry(i))).collect();
+        let bytes = manifest.to_bytes();
+        assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");
+        fs::write(manifest_path(&out), &bytes).unwrap();
+        let read = Manifest::load_matching(&out, "g").expect("a manifest of this site");
+        assert_eq!(read.models, manifest.models);
+        assert_eq!(read.started_ns, 7);
+        assert!(Manifest::load_matching(&out, "other").is_none(), "other sources or settings");
+        // The end of the first chunk, a cut inside a chunk, one inside a length.
+        let header_end = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
+        let first_chunk = u64::from_le_bytes(bytes[header_end..header_end + 8].try_into().unwrap()) as usize;
+        for cut in [header_end + 8 + first_chunk, bytes.len() - 1, bytes.len() / 2, header_end + 3] {
+            fs::write(manifest_path(&out), &bytes[..cut]).unwrap();
+            assert!(Manifest::load_matching(&out, "g").is_none(), "cut at {cut}");
+        }
+        let mut huge = bytes[..=bytes.iter().position(|b| *b == b'\n').unwrap()].to_vec();
+        huge.extend_from_slice(&u64::MAX.to_le_bytes());
+        fs::write(manifest_path(&out), &huge).unwrap();
+        assert!(Manifest::load_matching(&out, "g").is_none(), "a length past the end");
+    }
 }

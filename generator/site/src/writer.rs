@@ -37,9 +37,9 @@ impl SiteWriter {
 
     /// Keeps an unchanged model's file from the previous site; false when it
     /// is missing there (the model must be rendered again). In place the
-    /// manifest is trusted: checking
-    /// 300,000 files took a third of a one-model rebuild at hub scale. A site
-    /// file deleted by hand comes back with `build --full`.
+    /// manifest is trusted: checking 300,000 files took a third of a
+    /// one-model rebuild at hub scale. A site file deleted by hand comes back
+    /// with `build --full`.
     pub fn keep(&self, rel: &str) -> bool {
         match self {
             SiteWriter::Fresh { staging, previous } => staging.link_from(previous, rel).is_ok(),
