@@ -221,7 +221,7 @@ mod tests {
             summary: ModelSummary {
                 id: format!("ns/m{i}"),
                 url: format!("/ns/m{i}/"),
-                task: (i % 2 == 0).then(|| "fill-mask".to_owned()),
+                task: i.is_multiple_of(2).then(|| "fill-mask".to_owned()),
                 library: None,
                 downloads: Some(i as u64 * 1000),
                 likes: None,
