@@ -29,7 +29,7 @@ for n in $COUNTS; do
     # would charge the deletion of 400,000 files to the build that follows.
     old="$WORK/old-site-$n.$$"
     [ -e "$out" ] && mv "$out" "$old"
-    rm -f "$WORK/.site-$n.manifest" "$WORK/.site-$n.manifest.json"
+    rm -f "$WORK/.site-$n.manifest"
     measure "full build, $n models" $BIN build --full --models "$corpus" --out "$out"
     secs=$(grep -o 'in [0-9.]*s' "$WORK/time.txt" | head -1 | tr -dc '0-9.')
     awk -v n="$n" -v s="$secs" 'BEGIN { printf "%-34s %.0f models/s\n", "", n / s }'

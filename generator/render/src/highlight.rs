@@ -73,12 +73,6 @@ impl Highlighter {
         Highlighter { syntaxes: SyntaxSet::load_defaults_newlines(), shapes: ShapeCache::new(), lines: LineCache::new() }
     }
 
-    /// Like [`Highlighter::highlight`], cached: identical code is highlighted
-    /// once per build.
-    pub fn highlight_cached(&self, code: &str, lang: &str) -> String {
-        self.highlight_example(code, lang, &[])
-    }
-
     /// Like [`Highlighter::highlight`] for an example of one model: the
     /// example's shape, with each of `values` (the model id, its widget texts)
     /// replaced by a placeholder, is highlighted once per build and the values

@@ -60,11 +60,6 @@ impl Transaction {
         Ok(Transaction { out: out.to_owned(), dir, next: AtomicUsize::new(0), steps: Mutex::new(Vec::new()) })
     }
 
-    /// The output folder being changed.
-    pub fn output(&self) -> &Path {
-        &self.out
-    }
-
     fn stage(&self, bytes: &[u8]) -> Result<usize, OutputError> {
         let file = self.next.fetch_add(1, Ordering::Relaxed);
         let path = self.dir.join("files").join(file.to_string());

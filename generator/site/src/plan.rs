@@ -93,11 +93,13 @@ pub fn plan_build(models_dir: &Path, previous: Option<Manifest>) -> Result<Build
 }
 
 /// Runs `work` on a pool wider than the machine: looking up 300,000 paths
-/// waits on the file system far more than it computes.
+/// waits on the file system far more than it computes. One pool serves every
+/// stage that needs it (discovery, stamps, keeping pages, removing a tree).
 pub fn with_io_threads<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    match rayon::ThreadPoolBuilder::new().num_threads(8).build() {
-        Ok(pool) => pool.install(work),
-        Err(_) => work(),
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    match POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(8).build().ok()) {
+        Some(pool) => pool.install(work),
+        None => work(),
     }
 }
 
