@@ -5,7 +5,7 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use modelpages_bench::synthetic_models;
-use modelpages_render::{CodeExample, Highlighter, ModelPage, SiteInfo, Templates, render_model_page};
+use modelpages_render::{CodeExample, Highlighter, ShapeValues, ModelPage, SiteInfo, Templates, render_model_page};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
 const MODELS: usize = 1_000;
@@ -57,7 +57,7 @@ fn highlighting(c: &mut Criterion) {
     group.bench_function("shape cache", |b| {
         b.iter(|| {
             let hl = Highlighter::new();
-            examples.iter().map(|(id, lang, text)| hl.highlight_example(text, lang, &[id.as_str()]).len()).sum::<usize>()
+            examples.iter().map(|(id, lang, text)| hl.highlight_example(text, lang, &ShapeValues::new(&[id.as_str()])).len()).sum::<usize>()
         })
     });
     group.finish();

@@ -5,6 +5,7 @@
 //! theme, so pages carry no inline styles and follow the visitor's
 //! `prefers-color-scheme`.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
@@ -46,18 +47,131 @@ struct ShapeCache {
     shards: Vec<std::sync::Mutex<ShapeMap>>,
 }
 
-/// (language, shape) to highlighted HTML.
-type ShapeMap = std::collections::HashMap<(String, String), std::sync::Arc<str>>;
+/// `language NUL shape` to the shape's highlighted HTML.
+type ShapeMap = foldhash::HashMap<String, Arc<HighlightedShape>>;
+
+/// A shape's highlighted HTML and where its placeholders sit in it, so
+/// filling the values in is one pass.
+struct HighlightedShape {
+    html: String,
+    /// (start, end, value index) of each placeholder in `html`, in order.
+    holes: Vec<(usize, usize, usize)>,
+}
+
+impl HighlightedShape {
+    /// Finds the placeholders in `html`; `None` when any of the `expected`
+    /// placeholders is not found whole (a grammar split one), so the caller
+    /// highlights the real text instead.
+    fn new(html: String, expected: usize) -> Option<HighlightedShape> {
+        let mut holes = Vec::with_capacity(expected);
+        for start in memchr::memmem::find_iter(html.as_bytes(), PLACEHOLDER_STEM) {
+            let digits = &html[start + PLACEHOLDER_STEM.len()..];
+            let len = digits.bytes().take_while(u8::is_ascii_digit).count();
+            if len == 0 || digits.as_bytes().get(len) != Some(&b'X') {
+                return None;
+            }
+            let index = digits[..len].parse().ok()?;
+            holes.push((start, start + PLACEHOLDER_STEM.len() + len + 1, index));
+        }
+        (holes.len() == expected).then_some(HighlightedShape { html, holes })
+    }
+
+    fn fill(&self, values: &[&str]) -> String {
+        let extra: usize = self.holes.iter().map(|&(_, _, i)| values[i].len()).sum();
+        let mut out = String::with_capacity(self.html.len() + extra);
+        let mut at = 0;
+        for &(start, end, index) in &self.holes {
+            out.push_str(&self.html[at..start]);
+            // Plain values need no escaping (see `is_plain`).
+            out.push_str(values[index]);
+            at = end;
+        }
+        out.push_str(&self.html[at..]);
+        out
+    }
+}
+
+/// A model's plain values (see [`is_plain`]), ready to be searched for in
+/// each of its examples: made once per page.
+pub struct ShapeValues<'v> {
+    finders: Vec<memchr::memmem::Finder<'v>>,
+}
+
+impl<'v> ShapeValues<'v> {
+    pub fn new(values: &[&'v str]) -> ShapeValues<'v> {
+        let mut plain: Vec<&str> = values.iter().copied().filter(|v| is_plain(v)).collect();
+        plain.sort_unstable();
+        plain.dedup();
+        ShapeValues { finders: plain.into_iter().map(memchr::memmem::Finder::new).collect() }
+    }
+}
+
+/// An example with its plain values replaced by numbered placeholders.
+struct Shape<'v> {
+    /// `language NUL text`: the cache key.
+    key: String,
+    lang_len: usize,
+    /// The value each placeholder number stands for.
+    values: Vec<&'v str>,
+    /// How many placeholders the text holds.
+    holes: usize,
+}
+
+impl<'v> Shape<'v> {
+    /// Replaces every occurrence of each plain value, preferring at each
+    /// position the longest value that starts there (so a name inside an id
+    /// goes with the id). `None` when the code holds the placeholder stem
+    /// itself, which could not be told from a placeholder.
+    fn of(code: &str, lang: &str, values: &'v ShapeValues<'v>) -> Option<Shape<'v>> {
+        if memchr::memmem::find(code.as_bytes(), PLACEHOLDER_STEM.as_bytes()).is_some() {
+            return None;
+        }
+        // (start, end, value) of every occurrence of every plain value.
+        let mut found: Vec<(usize, usize, &'v str)> = Vec::new();
+        for finder in &values.finders {
+            // Plain values are ASCII, so the needle is a whole str.
+            let value = std::str::from_utf8(finder.needle()).expect("plain values are ASCII");
+            found.extend(finder.find_iter(code.as_bytes()).map(|start| (start, start + value.len(), value)));
+        }
+        found.sort_unstable_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        let mut key = String::with_capacity(lang.len() + 1 + code.len());
+        key.push_str(lang);
+        key.push('\0');
+        let mut used: Vec<&'v str> = Vec::new();
+        let (mut at, mut holes) = (0, 0);
+        for (start, end, value) in found {
+            if start < at {
+                continue; // overlaps the value just replaced
+            }
+            let index = match used.iter().position(|v| *v == value) {
+                Some(index) => index,
+                None => {
+                    used.push(value);
+                    used.len() - 1
+                }
+            };
+            key.push_str(&code[at..start]);
+            let _ = write!(key, "{PLACEHOLDER_STEM}{index}X");
+            at = end;
+            holes += 1;
+        }
+        key.push_str(&code[at..]);
+        Some(Shape { key, lang_len: lang.len(), values: used, holes })
+    }
+
+    fn text(&self) -> &str {
+        &self.key[self.lang_len + 1..]
+    }
+}
 
 impl ShapeCache {
     fn new() -> ShapeCache {
         ShapeCache { shards: (0..16).map(|_| Default::default()).collect() }
     }
 
-    fn shard(&self, key: &(String, String)) -> &std::sync::Mutex<ShapeMap> {
-        use std::hash::{BuildHasher, RandomState};
-        static STATE: std::sync::OnceLock<RandomState> = std::sync::OnceLock::new();
-        let hash = STATE.get_or_init(RandomState::new).hash_one(key);
+    fn shard(&self, key: &str) -> &std::sync::Mutex<ShapeMap> {
+        use std::hash::BuildHasher;
+        let hash = foldhash::fast::FixedState::default().hash_one(key);
         &self.shards[(hash as usize) % self.shards.len()]
     }
 }
@@ -79,48 +193,27 @@ impl Highlighter {
     /// put back. Only plain values are replaced (see [`is_plain`]): they lex
     /// like any placeholder inside the strings, URLs and comments they sit
     /// in, which `tests` check byte for byte on the whole corpus.
-    pub fn highlight_example(&self, code: &str, lang: &str, values: &[&str]) -> String {
-        let mut shape = code.to_owned();
-        let mut used: Vec<(String, &str)> = Vec::new();
-        if !code.contains(PLACEHOLDER_STEM) {
-            // Longest first, so a name inside an id is replaced where it stands alone.
-            let mut candidates: Vec<&str> = values.iter().copied().filter(|v| is_plain(v) && code.contains(*v)).collect();
-            candidates.sort_by_key(|v| std::cmp::Reverse(v.len()));
-            candidates.dedup();
-            for value in candidates {
-                let placeholder = format!("{PLACEHOLDER_STEM}{}X", used.len());
-                let replaced = shape.replace(value, &placeholder);
-                // A match that cuts into an earlier placeholder could not be put back.
-                let intact = used.iter().all(|(p, _)| replaced.matches(p.as_str()).count() == shape.matches(p.as_str()).count());
-                if intact && replaced != shape {
-                    shape = replaced;
-                    used.push((placeholder, value));
-                }
-            }
-        }
-        let key = (lang.to_owned(), shape);
-        let shard = self.shard_for(&key);
-        let cached = shard.lock().expect("cache lock").get(&key).cloned();
+    pub fn highlight_example(&self, code: &str, lang: &str, values: &ShapeValues<'_>) -> String {
+        let Some(shape) = Shape::of(code, lang, values) else {
+            return self.highlight(code, lang);
+        };
+        let shard = self.shapes.shard(&shape.key);
+        let cached = shard.lock().expect("cache lock").get(&shape.key).cloned();
         let highlighted = match cached {
-            Some(html) => html,
+            Some(highlighted) => highlighted,
             None => {
-                let html: std::sync::Arc<str> = self.highlight(&key.1, lang).into();
+                let Some(highlighted) = HighlightedShape::new(self.highlight(shape.text(), lang), shape.holes) else {
+                    return self.highlight(code, lang);
+                };
+                let highlighted = Arc::new(highlighted);
                 let mut map = shard.lock().expect("cache lock");
                 if map.len() < MAX_SHAPES / self.shapes.shards.len() {
-                    map.insert(key, html.clone());
+                    map.insert(shape.key, highlighted.clone());
                 }
-                html
+                highlighted
             }
         };
-        let mut out = highlighted.to_string();
-        for (placeholder, value) in used.iter().rev() {
-            out = out.replace(placeholder.as_str(), value);
-        }
-        out
-    }
-
-    fn shard_for(&self, key: &(String, String)) -> &std::sync::Mutex<ShapeMap> {
-        self.shapes.shard(key)
+        highlighted.fill(&shape.values)
     }
 
     /// Highlights `code` written in `lang` (a fence token such as `python`,
@@ -139,7 +232,7 @@ impl Highlighter {
 
     fn highlight_lines(&self, code: &str, lang: &str, line_cache: bool) -> String {
         let Some(syntax) = self.syntax_for(lang) else {
-            return escape_html(code);
+            return escape_content(code);
         };
         let mut parser = ParseState::new(syntax);
         let mut stack = ScopeStack::new();
@@ -152,7 +245,7 @@ impl Highlighter {
                 parser.parse_line(line, &self.syntaxes).map(LineOps::from)
             };
             let Ok(ops) = ops else {
-                return escape_html(code);
+                return escape_content(code);
             };
             let mut at = 0;
             for (index, op) in ops.iter() {
@@ -161,7 +254,7 @@ impl Highlighter {
                     at = *index;
                 }
                 if stack.apply(op).is_err() {
-                    return escape_html(code);
+                    return escape_content(code);
                 }
             }
             out.text(&line[at..], &stack);
@@ -222,7 +315,7 @@ impl SpanWriter {
                 self.open = Some(class);
             }
         }
-        escape_html_into(text, &mut self.html);
+        escape_content_into(text, &mut self.html);
     }
 
     fn finish(mut self) -> String {
@@ -257,6 +350,28 @@ pub fn escape_html_into(text: &str, out: &mut String) {
         start = i + 1;
     }
     out.push_str(&text[start..]);
+}
+
+/// Escapes text for element content only (never an attribute): quotes mean
+/// nothing there, and code is full of them.
+fn escape_content_into(text: &str, out: &mut String) {
+    let mut start = 0;
+    for i in memchr::memchr3_iter(b'&', b'<', b'>', text.as_bytes()) {
+        out.push_str(&text[start..i]);
+        out.push_str(match text.as_bytes()[i] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            _ => "&gt;",
+        });
+        start = i + 1;
+    }
+    out.push_str(&text[start..]);
+}
+
+fn escape_content(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    escape_content_into(text, &mut out);
+    out
 }
 
 #[cfg(test)]
@@ -321,5 +436,41 @@ mod tests {
         assert!(hl.highlight("echo hi\n", "bash").contains("<span class="));
         assert!(hl.highlight("const a = 1;\n", "js").contains("<span class="));
         assert_eq!(hl.highlight("<x> & y\n", "no-such-lang"), "&lt;x&gt; &amp; y\n");
+    }
+
+    #[test]
+    fn shapes_take_the_longest_value_at_each_place_and_fill_back() {
+        let values = ShapeValues::new(&["acme/tiny-bert", "tiny-bert", "no", "tiny-bert"]);
+        let code = "m = \"acme/tiny-bert\"  # tiny-bert, not acme/tiny-bert2\n";
+        let shape = Shape::of(code, "python", &values).expect("a shape");
+        assert_eq!(shape.values, ["acme/tiny-bert", "tiny-bert"], "too short or repeated values are not placeholders");
+        assert_eq!(shape.holes, 3);
+        assert_eq!(
+            shape.text(),
+            "m = \"MPVALUEPLACEHOLDER0X\"  # MPVALUEPLACEHOLDER1X, not MPVALUEPLACEHOLDER0X2\n"
+        );
+        let highlighted = HighlightedShape::new(shape.text().to_owned(), shape.holes).expect("placeholders whole");
+        assert_eq!(highlighted.fill(&shape.values), code);
+    }
+
+    #[test]
+    fn examples_that_cannot_be_shaped_are_highlighted_whole() {
+        let hl = Highlighter::new();
+        let code = "x = \"MPVALUEPLACEHOLDER0X acme/tiny-bert\"\n";
+        let values = ShapeValues::new(&["acme/tiny-bert"]);
+        assert!(Shape::of(code, "python", &values).is_none());
+        assert_eq!(hl.highlight_example(code, "python", &values), hl.highlight(code, "python"));
+        // A placeholder a grammar cut in two cannot be filled.
+        assert!(HighlightedShape::new("<i>MPVALUEPLACEHOLDER</i>0X".into(), 1).is_none());
+        assert!(HighlightedShape::new("MPVALUEPLACEHOLDER0X".into(), 2).is_none());
+    }
+
+    #[test]
+    fn code_escapes_markup_but_not_quotes() {
+        let hl = Highlighter::new();
+        let html = hl.highlight("a = '<b>' + \"&\"\n", "python");
+        assert!(html.contains("&lt;b&gt;") && html.contains("&amp;"), "{html}");
+        assert!(html.contains('\'') && html.contains('"') && !html.contains("&quot;"), "{html}");
+        assert_eq!(hl.highlight("\"<x>\"", "text"), "\"&lt;x&gt;\"");
     }
 }

@@ -12,7 +12,7 @@ mod markdown;
 mod pages;
 mod templates;
 
-pub use highlight::{escape_html, Highlighter};
+pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use local::{LocalAppAction, LocalAppExample};
 pub use markdown::render_card;
 pub use pages::{

@@ -10,7 +10,6 @@
 //! state holds regex captures, which cannot move between threads.)
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -35,7 +34,7 @@ struct ThreadLines {
     /// The [`LineCache`] these parses belong to: context ids are only
     /// meaningful within the syntax set they came from.
     owner: u64,
-    parses: HashMap<String, Vec<LineParse>>,
+    parses: foldhash::HashMap<String, Vec<LineParse>>,
 }
 
 thread_local! {
@@ -64,7 +63,7 @@ impl LineCache {
         LINES.with(|lines| {
             let mut lines = lines.borrow_mut();
             if lines.owner != self.id {
-                *lines = ThreadLines { owner: self.id, parses: HashMap::new() };
+                *lines = ThreadLines { owner: self.id, parses: Default::default() };
             }
             if let Some(hit) = lines.parses.get(line).and_then(|p| p.iter().find(|p| p.before == *parser)) {
                 *parser = hit.after.clone();

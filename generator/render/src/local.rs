@@ -6,7 +6,7 @@ use minijinja::Value;
 use modelpages_gguf::{file_type_name, GgufFile, GgufListing, ModelFacts};
 use serde::Serialize;
 
-use crate::highlight::Highlighter;
+use crate::highlight::{Highlighter, ShapeValues};
 
 /// One way to run a model in a local app, before highlighting.
 #[derive(Clone, Debug)]
@@ -168,7 +168,7 @@ struct LocalExampleView<'a> {
 pub(crate) fn local_app_views<'a>(
     examples: &'a [LocalAppExample],
     highlighter: &Highlighter,
-    values: &[&str],
+    values: &ShapeValues<'_>,
 ) -> Vec<LocalAppView<'a>> {
     let mut apps: Vec<LocalAppView<'a>> = Vec::new();
     for example in examples {

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 use pulldown_cmark_escape::{escape_href, escape_html};
 
-use crate::highlight::Highlighter;
+use crate::highlight::{Highlighter, ShapeValues};
 
 /// Card ids get this prefix so a card cannot clobber ids the page relies on.
 const ID_PREFIX: &str = "user-content-";
@@ -25,7 +25,7 @@ const MARK: char = '\u{E000}';
 /// Renders a card's Markdown body to HTML that is safe to put in a page.
 /// `values` are the model's own strings (id, name...): code blocks that
 /// differ only by them share one highlighting (see [`Highlighter::highlight_example`]).
-pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &[&str]) -> String {
+pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &ShapeValues<'_>) -> String {
     card_html(markdown, Path::Fastest, |code, lang| code_block_html(code, lang, highlighter, values)).0
 }
 
@@ -165,7 +165,7 @@ fn fence_language(info: &str) -> &str {
     word.trim_start_matches('{').split([',', '}']).next().unwrap_or("")
 }
 
-fn code_block_html(code: &str, lang: &str, highlighter: &Highlighter, values: &[&str]) -> String {
+fn code_block_html(code: &str, lang: &str, highlighter: &Highlighter, values: &ShapeValues<'_>) -> String {
     format!("<pre class=\"hl-code\"><code>{}</code></pre>", highlighter.highlight_example(code, lang, values))
 }
 
@@ -220,7 +220,7 @@ mod tests {
     use super::*;
 
     fn render(md: &str) -> String {
-        render_card(md, &Highlighter::new(), &[])
+        render_card(md, &Highlighter::new(), &ShapeValues::new(&[]))
     }
 
     #[test]

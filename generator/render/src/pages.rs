@@ -7,7 +7,7 @@ use minijinja::Value;
 use modelpages_record::{CardMeta, LoadedModel};
 use serde::{Deserialize, Serialize};
 
-use crate::highlight::Highlighter;
+use crate::highlight::{Highlighter, ShapeValues};
 use crate::local::{gguf_view, local_app_views, GgufView, LocalAppExample, LocalAppView};
 use crate::markdown::render_card;
 use crate::templates::{TemplateError, Templates};
@@ -247,6 +247,7 @@ pub fn render_model_page(
     let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(CardMetaView::from);
     let values = shape_values(model);
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
+    let values = ShapeValues::new(&values);
     let card_html = model
         .card
         .as_ref()

@@ -9,7 +9,6 @@
 //! four fifths of every page. [`stylesheet`] holds the colours, each scheme
 //! under its `prefers-color-scheme`.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
@@ -134,7 +133,7 @@ pub struct TokenClass {
 /// the classes of the scope stacks it has seen (a grammar has a few hundred).
 pub fn token_class(stack: &[Scope]) -> Arc<TokenClass> {
     thread_local! {
-        static SEEN: std::cell::RefCell<HashMap<Box<[Scope]>, Arc<TokenClass>>> = Default::default();
+        static SEEN: std::cell::RefCell<foldhash::HashMap<Box<[Scope]>, Arc<TokenClass>>> = Default::default();
     }
     SEEN.with(|seen| {
         if let Some(class) = seen.borrow().get(stack) {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use modelpages_render::Highlighter;
+use modelpages_render::{Highlighter, ShapeValues};
 use modelpages_site::load_corpus;
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -65,9 +65,10 @@ fn assert_cache_is_exact(models: &Path, at_least: usize) {
     let plain = Highlighter::new();
     for (values, lang, text) in &examples {
         let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let shape_values = ShapeValues::new(&values);
         let want = plain.highlight_uncached(text, lang);
         // Cold (or filled by an earlier model with the same shape), then surely warm.
-        assert_eq!(cached.highlight_example(text, lang, &values), want, "{values:?}, {lang}:\n{text}");
-        assert_eq!(cached.highlight_example(text, lang, &values), want, "warm: {values:?}, {lang}:\n{text}");
+        assert_eq!(cached.highlight_example(text, lang, &shape_values), want, "{values:?}, {lang}:\n{text}");
+        assert_eq!(cached.highlight_example(text, lang, &shape_values), want, "warm: {values:?}, {lang}:\n{text}");
     }
 }
