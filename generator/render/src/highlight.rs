@@ -333,8 +333,17 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
-/// [`escape_html`] appending to `out`; copies runs that need no escape whole.
+/// [`escape_html`] appending to `out`.
 pub fn escape_html_into(text: &str, out: &mut String) {
+    let _ = write_html_escaped(text, |piece| {
+        out.push_str(piece);
+        Ok::<(), std::convert::Infallible>(())
+    });
+}
+
+/// Hands `text` to `write` HTML-escaped, in pieces: runs that need no escape
+/// go whole, so no intermediate string is made.
+pub(crate) fn write_html_escaped<E>(text: &str, mut write: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     let mut start = 0;
     for (i, b) in text.bytes().enumerate() {
         let entity = match b {
@@ -345,11 +354,11 @@ pub fn escape_html_into(text: &str, out: &mut String) {
             b'\'' => "&#39;",
             _ => continue,
         };
-        out.push_str(&text[start..i]);
-        out.push_str(entity);
+        write(&text[start..i])?;
+        write(entity)?;
         start = i + 1;
     }
-    out.push_str(&text[start..]);
+    write(&text[start..])
 }
 
 /// Escapes text for element content only (never an attribute): quotes mean

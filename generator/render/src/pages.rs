@@ -304,7 +304,13 @@ pub fn render_model_page(
         local_apps: local_app_views(&page.local_apps, highlighter, &values),
         notebook_url: page.notebook_url.as_deref(),
     };
-    templates.render("model.html", minijinja::context! { site, model => view, page_title => model.id.as_str() })
+    let html_len = |v: &Value| v.as_str().map_or(0, str::len);
+    let size = view.card_html.as_ref().map_or(0, html_len)
+        + view.examples.iter().map(|e| html_len(&e.html)).sum::<usize>()
+        + view.inference.iter().flat_map(|g| &g.examples).map(|e| html_len(&e.html) + 1024).sum::<usize>()
+        + 16 * 1024;
+    let context = minijinja::context! { site, model => view, page_title => model.id.as_str() };
+    templates.render_sized("model.html", context, size)
 }
 
 /// One row of the library listing.

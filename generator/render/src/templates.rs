@@ -36,9 +36,9 @@ impl Templates {
         // minijinja's own escaping also turns `/` into `&#x2f;`, which is valid
         // but makes every URL and model id in the markup unreadable.
         env.set_formatter(|out, state, value| match value.as_str() {
-            Some(text) if state.auto_escape() == AutoEscape::Html && !value.is_safe() => out
-                .write_str(&crate::escape_html(text))
-                .map_err(|e| minijinja::Error::new(ErrorKind::WriteFailure, e.to_string())),
+            Some(text) if state.auto_escape() == AutoEscape::Html && !value.is_safe() => {
+                crate::highlight::write_html_escaped(text, |piece| out.write_str(piece)).map_err(|e| minijinja::Error::new(ErrorKind::WriteFailure, e.to_string()))
+            }
             _ => minijinja::escape_formatter(out, state, value),
         });
         env.add_filter("thousands", thousands);
@@ -50,8 +50,18 @@ impl Templates {
 
     /// Renders template `name` with `context`.
     pub fn render(&self, name: &str, context: impl Serialize) -> Result<String, TemplateError> {
+        self.render_sized(name, context, 0)
+    }
+
+    /// [`Templates::render`] into a buffer of `capacity` bytes to begin
+    /// with: a model page is tens of kilobytes, and growing the buffer by
+    /// doubling copied each page several times.
+    pub fn render_sized(&self, name: &str, context: impl Serialize, capacity: usize) -> Result<String, TemplateError> {
         let template = self.env.get_template(name).map_err(|source| template_error(name, source))?;
-        template.render(context).map_err(|source| template_error(name, source))
+        let mut out = Vec::with_capacity(capacity);
+        template.render_captured_to(context, &mut out).map_err(|source| template_error(name, source))?;
+        // Templates and values are str, so the output is UTF-8.
+        Ok(String::from_utf8(out).expect("template output is UTF-8"))
     }
 }
 
