@@ -10,7 +10,7 @@ mod install;
 use modelpages_render::{CodeExample, InferenceExample};
 use modelpages_snippets::inference::AUTO;
 use modelpages_snippets::Library;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use install::{imported_modules, is_standard_library, normalize, package_for_module, pip_install_args, requirement_names};
 
@@ -162,55 +162,101 @@ impl InstallCell {
 /// Cells with unique ids (`library-1`, `library-2`, ...).
 #[derive(Default)]
 struct Cells {
-    cells: Vec<(String, Value)>,
+    cells: Vec<(String, Cell)>,
+}
+
+/// A notebook cell. Fields are in key order: Jupyter writes keys sorted.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Cell {
+    Markdown { cell_type: &'static str, id: String, metadata: Empty, source: Vec<String> },
+    Code {
+        cell_type: &'static str,
+        execution_count: Option<u32>,
+        id: String,
+        metadata: Empty,
+        outputs: [Empty; 0],
+        source: Vec<String>,
+    },
+}
+
+/// `{}`.
+#[derive(Serialize)]
+struct Empty {}
+
+#[derive(Serialize)]
+struct Notebook {
+    cells: Vec<Cell>,
+    metadata: NotebookMetadata,
+    nbformat: u32,
+    nbformat_minor: u32,
+}
+
+#[derive(Serialize)]
+struct NotebookMetadata {
+    kernelspec: Kernelspec,
+    language_info: LanguageInfo,
+}
+
+#[derive(Serialize)]
+struct Kernelspec {
+    display_name: &'static str,
+    language: &'static str,
+    name: &'static str,
+}
+
+#[derive(Serialize)]
+struct LanguageInfo {
+    name: &'static str,
 }
 
 impl Cells {
-    fn push(&mut self, kind: &str, cell: impl FnOnce(String) -> Value) {
+    fn push(&mut self, kind: &str, cell: impl FnOnce(String) -> Cell) {
         let n = self.cells.iter().filter(|(k, _)| k == kind).count() + 1;
-        // Ids need only be unique; the first of a kind keeps the plain name.
         let id = if n == 1 { kind.to_owned() } else { format!("{kind}-{n}") };
         self.cells.push((kind.to_owned(), cell(id)));
     }
 
     fn markdown(&mut self, kind: &str, text: &str) {
-        self.push(kind, |id| json!({"cell_type": "markdown", "id": id, "metadata": {}, "source": source_lines(text)}));
+        self.push(kind, |id| Cell::Markdown { cell_type: "markdown", id, metadata: Empty {}, source: source_lines(text) });
     }
 
     fn code(&mut self, kind: &str, text: &str) {
-        self.push(kind, |id| {
-            json!({"cell_type": "code", "execution_count": null, "id": id, "metadata": {}, "outputs": [], "source": source_lines(text)})
+        self.push(kind, |id| Cell::Code {
+            cell_type: "code",
+            execution_count: None,
+            id,
+            metadata: Empty {},
+            outputs: [],
+            source: source_lines(text),
         });
     }
 
-    /// Adds `other`'s cells; their kinds differ from this one's, so ids stay unique.
     fn append(&mut self, other: Cells) {
         self.cells.extend(other.cells);
     }
 
     fn into_notebook(self) -> Vec<u8> {
-        let notebook = json!({
-            "cells": self.cells.into_iter().map(|(_, cell)| cell).collect::<Vec<_>>(),
-            "metadata": {
-                "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                "language_info": {"name": "python"}
+        let notebook = Notebook {
+            cells: self.cells.into_iter().map(|(_, cell)| cell).collect(),
+            metadata: NotebookMetadata {
+                kernelspec: Kernelspec { display_name: "Python 3", language: "python", name: "python3" },
+                language_info: LanguageInfo { name: "python" },
             },
-            "nbformat": 4,
-            "nbformat_minor": 5
-        });
-        let mut bytes = Vec::new();
+            nbformat: 4,
+            nbformat_minor: 5,
+        };
+        let mut bytes = Vec::with_capacity(4096);
         let formatter = serde_json::ser::PrettyFormatter::with_indent(b" ");
         let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, formatter);
-        serde::Serialize::serialize(&notebook, &mut serializer).expect("a notebook serialises");
+        notebook.serialize(&mut serializer).expect("a notebook serialises");
         bytes.push(b'\n');
         bytes
     }
 }
 
-/// Jupyter's form of a cell's text: lines that keep their `\n`, the last
-/// without one. Splits on `\n` only: other line breaks may sit in a string.
-fn source_lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
+fn source_lines(text: &str) -> Vec<String> {
+    text.split_inclusive('\n').map(str::to_owned).collect()
 }
 
 /// The model id as Markdown text: `_` would start emphasis.

@@ -1,5 +1,6 @@
 use super::*;
 use modelpages_snippets::Catalogue;
+use serde_json::{json, Value};
 
 fn code(language: &'static str, text: &str) -> CodeExample {
     CodeExample { language, text: text.to_owned() }
