@@ -16,6 +16,7 @@ pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use local::{LocalAppAction, LocalAppExample};
 pub use markdown::render_card;
 pub use pages::{
+    example_values,
     model_url, render_index_page, render_libraries_page, render_library_page, render_model_page,
     render_not_found_page, render_task_page, render_tasks_page, CodeExample, InferenceExample, LibraryLink,
     LibraryListing, ModelPage, ModelSummary, SiteInfo, TaskLink, TaskListing,

@@ -208,8 +208,9 @@ fn language_label(language: &str) -> &'static str {
 }
 
 /// The values examples of `model` differ by from other models' examples:
-/// its id and its widget texts (see [`Highlighter::highlight_example`]).
-fn shape_values(model: &LoadedModel) -> Vec<String> {
+/// its id, its widget texts, and the GGUF file names and quantization labels
+/// local-app commands quote (see [`Highlighter::highlight_example`]).
+pub fn example_values(model: &LoadedModel, gguf: &modelpages_gguf::GgufListing) -> Vec<String> {
     let record = &model.record;
     let mut values = vec![model.id.to_string(), model.id.name().to_owned()];
     for widget in &record.widget_data {
@@ -232,6 +233,11 @@ fn shape_values(model: &LoadedModel) -> Vec<String> {
     if let Some(serde_json::Value::Object(mapping)) = &record.inference_provider_mapping {
         values.extend(mapping.values().filter_map(|m| m.get("providerId")?.as_str().map(str::to_owned)));
     }
+    for group in &gguf.groups {
+        values.push(group.label.as_str().to_owned());
+        values.extend(group.files.iter().map(|f| f.name.clone()));
+    }
+    values.extend(gguf.unlabelled.iter().chain(&gguf.projectors).map(|f| f.name.clone()));
     values
 }
 
@@ -245,7 +251,7 @@ pub fn render_model_page(
     let model = page.model;
     let record = &model.record;
     let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(CardMetaView::from);
-    let values = shape_values(model);
+    let values = example_values(model, &page.gguf);
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
     let values = ShapeValues::new(&values);
     let card_html = model

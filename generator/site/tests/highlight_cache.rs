@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use modelpages_render::{Highlighter, ShapeValues};
+use modelpages_render::{example_values, Highlighter, LocalAppAction, ShapeValues};
+use modelpages_site::gguf::local_section;
 use modelpages_site::load_corpus;
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -22,20 +23,25 @@ fn cached_highlighting_is_byte_identical_on_a_synthetic_corpus() {
     assert_cache_is_exact(dir.path(), 300);
 }
 
-/// Every library and inference example of every model, and every code block
-/// of every card, highlights the same through the cache as without it.
+/// Every library, inference and local-app example of every model, and every
+/// code block of every card, highlights the same through the cache as
+/// without it.
 fn assert_cache_is_exact(models: &Path, at_least: usize) {
     let corpus = load_corpus(models).unwrap();
     assert!(corpus.models.len() >= at_least, "{} models", corpus.models.len());
     let engine = SnippetEngine::new();
     let settings = InferenceSettings::default();
     let mut examples: Vec<(Vec<String>, &'static str, String)> = Vec::new();
+    let mut local_commands = 0;
     for model in &corpus.models {
-        let id = model.id.to_string();
-        let mut values = vec![id.clone(), model.id.name().to_owned()];
-        for w in &model.record.widget_data {
-            values.extend(w.text.iter().chain(&w.source_sentence).chain(&w.context).cloned());
-            values.extend(w.sentences.iter().cloned());
+        let local = local_section(&engine, model).unwrap();
+        // The very values the model's page fills into cached shapes.
+        let values = example_values(model, &local.listing);
+        for app in &local.apps {
+            if let LocalAppAction::Command(command) = &app.action {
+                examples.push((values.clone(), "sh", command.clone()));
+                local_commands += 1;
+            }
         }
         if let Some(usage) = engine.library_examples(&model.record).unwrap() {
             for s in usage.snippets {
@@ -61,6 +67,7 @@ fn assert_cache_is_exact(models: &Path, at_least: usize) {
         }
     }
     assert!(examples.len() > at_least * 5, "{} examples", examples.len());
+    assert!(local_commands > 0, "GGUF models' local-app commands are covered too");
     let cached = Highlighter::new();
     let plain = Highlighter::new();
     for (values, lang, text) in &examples {
