@@ -97,7 +97,14 @@ struct BuildArgs {
     /// site in --out was built.
     #[arg(long)]
     full: bool,
+    /// Print every note about the models (examples left out and why); by
+    /// default the first 20 and a count, since a hub yields thousands.
+    #[arg(long)]
+    all_notes: bool,
 }
+
+/// Notes printed before the rest are only counted.
+const NOTES_SHOWN: usize = 20;
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
@@ -219,8 +226,12 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     };
     let report = build_site(&options, &progress::TerminalProgress::new())
         .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;
-    for note in &report.notes {
+    let shown = if args.all_notes { report.notes.len() } else { NOTES_SHOWN };
+    for note in report.notes.iter().take(shown) {
         eprintln!("note: {note}");
+    }
+    if report.notes.len() > shown {
+        eprintln!("note: ... and {} more notes (--all-notes prints them all)", report.notes.len() - shown);
     }
     report_errors(report.errors.iter());
     if !report.has_islands {

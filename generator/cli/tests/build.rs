@@ -362,3 +362,34 @@ fn listing_pages_show_the_most_downloaded_and_link_to_search() {
         assert!(!html.contains("ns0/model-0/"), "{page}: the least downloaded is left to the search");
     }
 }
+
+/// A hub build yields thousands of notes: the first ones are printed with a
+/// count of the rest, and `--all-notes` prints every one.
+#[test]
+fn notes_are_capped_unless_all_are_asked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    for i in 0..25 {
+        // hf-inference serves no text-to-video model: one note each.
+        let id = format!("ns/video-{i}");
+        write(&models, &format!("{id}/model.json"), &format!(r#"{{"id": "{id}", "pipeline_tag": "text-to-video", "library_name": "diffusers"}}"#));
+    }
+    let notes = |stderr: &str| stderr.lines().filter(|l| l.starts_with("note: ns/video-")).count();
+    let run = build(&models, &tmp.path().join("out"), &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(notes(&run.stderr), 20, "{}", run.stderr);
+    assert!(run.stderr.contains("note: ... and 5 more notes (--all-notes prints them all)"), "{}", run.stderr);
+    let all: Run = modelpages()
+        .args(["build", "--full", "--all-notes", "--models"])
+        .arg(&models)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .arg("--site-src")
+        .arg(site_src())
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(notes(&all.stderr), 25, "{}", all.stderr);
+    assert!(!all.stderr.contains("more notes"), "{}", all.stderr);
+}
