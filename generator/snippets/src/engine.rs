@@ -74,9 +74,21 @@ pub struct SnippetEngine {
     task_specs: Vec<crate::inference::TaskSpec>,
     providers: Vec<crate::inference::ProviderInfo>,
     local_apps: Vec<crate::local_apps::LocalApp>,
-    /// Library key to its templates, in file-name order.
-    library_templates: BTreeMap<String, Vec<(String, Language)>>,
+    /// Library key to its templates.
+    library_templates: BTreeMap<String, LibraryTemplates>,
 }
+
+/// The usage-example templates of one library.
+struct LibraryTemplates {
+    /// Names and languages, in file-name order.
+    examples: Vec<(String, Language)>,
+    /// Whether any of them reads the sample inputs ([`INPUTS_TEMPLATE`]).
+    reads_inputs: bool,
+}
+
+/// The sample inputs library templates read as `inputs.<name>`: each
+/// variable this template sets, rendered once per model that needs them.
+const INPUTS_TEMPLATE: &str = "shared/inputs.jinja";
 
 impl Default for SnippetEngine {
     fn default() -> Self {
@@ -108,17 +120,21 @@ impl SnippetEngine {
         // Records may lack any field: a missing one reads as undefined, never an error.
         env.set_undefined_behavior(UndefinedBehavior::Chainable);
         crate::filters::register_filters(&mut env);
-        let mut library_templates: BTreeMap<String, Vec<(String, Language)>> = BTreeMap::new();
-        for (name, _) in env.templates() {
+        let mut library_templates: BTreeMap<String, LibraryTemplates> = BTreeMap::new();
+        for (name, template) in env.templates() {
             let Some(rest) = name.strip_prefix("library/") else { continue };
             let (key, file) = rest.split_once('/').unwrap_or_else(|| panic!("{name}: expected library/<key>/<file>"));
             let ext = file.rsplit('.').next().unwrap_or("");
             let language =
                 Language::from_extension(ext).unwrap_or_else(|| panic!("{name}: extension must be .py, .js or .sh"));
-            library_templates.entry(key.to_owned()).or_default().push((name.to_owned(), language));
+            let templates = library_templates
+                .entry(key.to_owned())
+                .or_insert_with(|| LibraryTemplates { examples: Vec::new(), reads_inputs: false });
+            templates.examples.push((name.to_owned(), language));
+            templates.reads_inputs |= template.undeclared_variables(false).contains("inputs");
         }
         for templates in library_templates.values_mut() {
-            templates.sort();
+            templates.examples.sort();
         }
         SnippetEngine {
             env,
@@ -196,8 +212,12 @@ impl SnippetEngine {
         };
         let mut snippets = Vec::new();
         if let Some(templates) = self.library_templates.get(&library.key) {
-            let context = TemplateValue::from_serialize(RecordContext::of(record));
-            for (name, language) in templates {
+            let mut context = TemplateValue::from_serialize(RecordContext::of(record));
+            if templates.reads_inputs {
+                let inputs = self.shared_values(INPUTS_TEMPLATE, &context)?;
+                context = minijinja::context! { inputs, ..context };
+            }
+            for (name, language) in &templates.examples {
                 let content = self.render(name, &context)?;
                 if !content.is_empty() {
                     snippets.push(Snippet { language: *language, content });
@@ -210,6 +230,17 @@ impl SnippetEngine {
     pub(crate) fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
         let error = |source| SnippetError::Render { name: name.to_owned(), source };
         render_template(&self.env.get_template(name).map_err(error)?, context)
+    }
+
+    /// The variables the template `name` sets at its top level, rendered with
+    /// `context`, as one map: values that several templates of a model read,
+    /// made once per model. (Macros imported by each template would be built
+    /// again on every render: minijinja cannot share them between renders.)
+    pub(crate) fn shared_values(&self, name: &str, context: &TemplateValue) -> Result<TemplateValue, SnippetError> {
+        let error = |source| SnippetError::Render { name: name.to_owned(), source };
+        let captured = self.env.get_template(name).and_then(|t| t.render_captured(context)).map_err(error)?;
+        let state = captured.state();
+        Ok(state.exports().into_iter().map(|var| (var, state.lookup(var).unwrap_or_default())).collect())
     }
 }
 
