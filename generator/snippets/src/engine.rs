@@ -1,7 +1,8 @@
 //! The snippet engine: compiled templates plus the catalogue, turning a model
 //! record into usage examples. No I/O: records in, snippets out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 
 use minijinja::{Environment, UndefinedBehavior, Value as TemplateValue};
 use modelpages_record::{ModelRecord, TransformersInfo, WidgetExample};
@@ -76,6 +77,9 @@ pub struct SnippetEngine {
     local_apps: Vec<crate::local_apps::LocalApp>,
     /// Library key to its templates.
     library_templates: BTreeMap<String, LibraryTemplates>,
+    /// The sample inputs made so far, by the widget text they are made from
+    /// (all they depend on): models share a few widget texts.
+    sample_inputs: Mutex<HashMap<Option<String>, TemplateValue>>,
 }
 
 /// The usage-example templates of one library.
@@ -87,8 +91,12 @@ struct LibraryTemplates {
 }
 
 /// The sample inputs library templates read as `inputs.<name>`: each
-/// variable this template sets, rendered once per model that needs them.
+/// variable this template sets, rendered from `widget_text` alone.
 const INPUTS_TEMPLATE: &str = "shared/inputs.jinja";
+
+/// How many sets of sample inputs an engine keeps: far more than the widget
+/// texts of a corpus usually hold, and a bound on memory when they are many.
+const SAMPLE_INPUTS_KEPT: usize = 4096;
 
 impl Default for SnippetEngine {
     fn default() -> Self {
@@ -143,6 +151,7 @@ impl SnippetEngine {
             providers: crate::inference::known_providers(),
             local_apps: crate::local_apps::builtin_apps(),
             library_templates,
+            sample_inputs: Mutex::default(),
         }
     }
 
@@ -214,7 +223,7 @@ impl SnippetEngine {
         if let Some(templates) = self.library_templates.get(&library.key) {
             let mut context = TemplateValue::from_serialize(RecordContext::of(record));
             if templates.reads_inputs {
-                let inputs = self.shared_values(INPUTS_TEMPLATE, &context)?;
+                let inputs = self.sample_inputs(widget_text(record))?;
                 context = minijinja::context! { inputs, ..context };
             }
             for (name, language) in &templates.examples {
@@ -230,6 +239,22 @@ impl SnippetEngine {
     pub(crate) fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
         let error = |source| SnippetError::Render { name: name.to_owned(), source };
         render_template(&self.env.get_template(name).map_err(error)?, context)
+    }
+
+    /// The sample inputs for a model whose first widget text is `widget_text`.
+    fn sample_inputs(&self, widget_text: Option<&str>) -> Result<TemplateValue, SnippetError> {
+        let key = widget_text.map(str::to_owned);
+        let made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        if let Some(inputs) = made {
+            return Ok(inputs);
+        }
+        let inputs = self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { widget_text })?;
+        let mut made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner());
+        if made.len() == SAMPLE_INPUTS_KEPT {
+            made.clear();
+        }
+        made.insert(key, inputs.clone());
+        Ok(inputs)
     }
 
     /// The variables the template `name` sets at its top level, rendered with
@@ -258,7 +283,19 @@ fn base_environment() -> Environment<'static> {
     // Included pieces end with a newline like any file; keep it so the next
     // line of the including template starts on a line of its own.
     env.set_keep_trailing_newline(true);
+    env.set_formatter(write_value);
     env
+}
+
+/// Writes a value a template prints, as minijinja's default formatter does,
+/// but a string without escaping straight into the output rather than
+/// through `Display`: examples are code, and nearly every value printed is a
+/// string a filter made.
+fn write_value(out: &mut minijinja::Output, state: &minijinja::State, value: &TemplateValue) -> Result<(), minijinja::Error> {
+    match value.as_str() {
+        Some(text) if state.auto_escape() == minijinja::AutoEscape::None => Ok(out.write_str(text)?),
+        _ => minijinja::escape_formatter(out, state, value),
+    }
 }
 
 /// Strips trailing spaces from every line and blank lines at both ends, so
@@ -286,10 +323,19 @@ fn tidy(text: String) -> String {
 /// `tidy` to judge.
 fn is_tidy(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let ends_line = |byte: u8| byte.is_ascii() && !(byte as char).is_whitespace();
+    // Branch-free, so that the compiler checks many bytes at once.
+    let ends_line = |byte: u8| (byte < 0x80) & !matches!(byte, b' ' | b'\t'..=b'\r');
     // A blank line inside the text is kept; one at either end is not.
-    let line_end_is_tidy = |at: usize| at > 0 && (bytes[at - 1] == b'\n' || ends_line(bytes[at - 1]));
-    bytes.last().is_some_and(|&last| ends_line(last)) && memchr::memchr_iter(b'\n', bytes).all(line_end_is_tidy)
+    let untidy_end = |before: u8, byte: u8| (byte == b'\n') & (before != b'\n') & !ends_line(before);
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else { return false };
+    if first == b'\n' || !ends_line(last) {
+        return false;
+    }
+    // Each byte with the one before it, 32 pairs at a time.
+    let (befores, bytes) = (&bytes[..bytes.len() - 1], &bytes[1..]);
+    !befores.chunks(32).zip(bytes.chunks(32)).any(|(befores, bytes)| {
+        befores.iter().zip(bytes).fold(false, |untidy, (&before, &byte)| untidy | untidy_end(before, byte))
+    })
 }
 
 /// What a library template can read. Field names follow the record, so a
@@ -328,7 +374,7 @@ impl<'a> RecordContext<'a> {
             config: record.config.as_ref().unwrap_or(&NULL),
             transformers_info: record.transformers_info.as_ref(),
             widget_data: &record.widget_data,
-            widget_text: record.widget_data.iter().find_map(|w| w.text.as_deref()),
+            widget_text: widget_text(record),
             source_sentence: similarity.and_then(|w| w.source_sentence.as_deref()),
             sentences: similarity.map_or(&[], |w| &w.sentences),
             card_data,
@@ -336,6 +382,11 @@ impl<'a> RecordContext<'a> {
             instance_prompt: first_string(card_data.get("instance_prompt")),
         }
     }
+}
+
+/// The first widget example's text: the sample text of examples.
+pub(crate) fn widget_text(record: &ModelRecord) -> Option<&str> {
+    record.widget_data.iter().find_map(|w| w.text.as_deref())
 }
 
 fn first_string(value: Option<&Value>) -> Option<&str> {

@@ -148,7 +148,7 @@ impl SnippetEngine {
             name: record.id.split_once('/').map_or(record.id.as_str(), |(_, name)| name),
             tags: &record.tags,
             pipeline_tag: record.task(),
-            widget_text: record.widget_data.iter().find_map(|w| w.text.as_deref()),
+            widget_text: crate::engine::widget_text(record),
             gguf: has_gguf,
             quant,
             quants: listing.groups.iter().map(|g| g.label.as_str()).collect(),
