@@ -80,6 +80,11 @@ pub struct SnippetEngine {
     /// The sample inputs made so far, by the widget text they are made from
     /// (all they depend on): models share a few widget texts.
     sample_inputs: Mutex<HashMap<Option<String>, TemplateValue>>,
+    /// The hosted-inference templates whose text can be given to every model
+    /// it fits, with its own id ([`crate::id_text`]), each with a number.
+    pub(crate) reusable_inference_templates: HashMap<String, u32>,
+    /// Hosted-inference examples kept for reuse.
+    pub(crate) memo: crate::memo::RenderMemo,
 }
 
 /// The usage-example templates of one library.
@@ -144,6 +149,19 @@ impl SnippetEngine {
         for templates in library_templates.values_mut() {
             templates.examples.sort();
         }
+        // Names first: templates given at run time are locked while listed,
+        // and the check looks templates up.
+        let inference_templates: Vec<String> = env
+            .templates()
+            .map(|(name, _)| name)
+            .filter(|name| name.starts_with("inference/") && !name.rsplit('/').next().unwrap_or("").starts_with('_'))
+            .map(str::to_owned)
+            .collect();
+        let reusable_inference_templates = inference_templates
+            .into_iter()
+            .filter(|name| crate::id_text::uses_id_only_as_text(&env, name, crate::inference::ID_NAMES))
+            .zip(0..)
+            .collect();
         SnippetEngine {
             env,
             catalogue: Catalogue::builtin(),
@@ -152,6 +170,8 @@ impl SnippetEngine {
             local_apps: crate::local_apps::builtin_apps(),
             library_templates,
             sample_inputs: Mutex::default(),
+            reusable_inference_templates,
+            memo: crate::memo::RenderMemo::default(),
         }
     }
 
@@ -172,17 +192,15 @@ impl SnippetEngine {
         &self.providers
     }
 
-    /// Renders `inference/<language>/<client>/<template>`; a missing template
-    /// is an error naming all three.
+    /// Renders `inference/<language>/<client>/<template>` (named `name`); a
+    /// missing template is an error naming all three.
     pub(crate) fn render_inference(
         &self,
-        language: Language,
-        client: &str,
-        template: &str,
+        name: &str,
+        (language, client, template): (Language, &str, &str),
         context: &TemplateValue,
     ) -> Result<String, SnippetError> {
-        let name = ["inference/", language.as_str(), "/", client, "/", template, ".jinja"].concat();
-        let Ok(compiled) = self.env.get_template(&name) else {
+        let Ok(compiled) = self.env.get_template(name) else {
             return Err(SnippetError::TemplateNotFound {
                 language: language.as_str(),
                 client: client.to_owned(),
@@ -190,6 +208,19 @@ impl SnippetEngine {
             });
         };
         render_template(&compiled, context)
+    }
+
+    /// Makes every example for each model alone, as if no template could be
+    /// reused: what reuse must not change.
+    #[cfg(test)]
+    pub(crate) fn reuse_nothing(&mut self) {
+        self.reusable_inference_templates.clear();
+    }
+
+    /// The number of the hosted-inference template `name` if its text can be
+    /// given to every model it fits, with its own id.
+    pub(crate) fn reusable_inference_template(&self, name: &str) -> Option<u32> {
+        self.reusable_inference_templates.get(name).copied()
     }
 
     /// The local apps, in the order pages show them.
@@ -291,7 +322,11 @@ fn base_environment() -> Environment<'static> {
 /// but a string without escaping straight into the output rather than
 /// through `Display`: examples are code, and nearly every value printed is a
 /// string a filter made.
-fn write_value(out: &mut minijinja::Output, state: &minijinja::State, value: &TemplateValue) -> Result<(), minijinja::Error> {
+fn write_value(
+    out: &mut minijinja::Output,
+    state: &minijinja::State,
+    value: &TemplateValue,
+) -> Result<(), minijinja::Error> {
     match value.as_str() {
         Some(text) if state.auto_escape() == minijinja::AutoEscape::None => Ok(out.write_str(text)?),
         _ => minijinja::escape_formatter(out, state, value),
