@@ -1,7 +1,8 @@
 //! The snippet engine: compiled templates plus the catalogue, turning a model
 //! record into usage examples. No I/O: records in, snippets out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 
 use minijinja::{Environment, UndefinedBehavior, Value as TemplateValue};
 use modelpages_record::{ModelRecord, TransformersInfo, WidgetExample};
@@ -74,9 +75,33 @@ pub struct SnippetEngine {
     task_specs: Vec<crate::inference::TaskSpec>,
     providers: Vec<crate::inference::ProviderInfo>,
     local_apps: Vec<crate::local_apps::LocalApp>,
-    /// Library key to its templates, in file-name order.
-    library_templates: BTreeMap<String, Vec<(String, Language)>>,
+    /// Library key to its templates.
+    library_templates: BTreeMap<String, LibraryTemplates>,
+    /// The sample inputs made so far, by the widget text they are made from
+    /// (all they depend on): models share a few widget texts.
+    sample_inputs: Mutex<HashMap<Option<String>, TemplateValue>>,
+    /// The hosted-inference templates whose text can be given to every model
+    /// it fits, with its own id ([`crate::id_text`]), each with a number.
+    pub(crate) reusable_inference_templates: HashMap<String, u32>,
+    /// Hosted-inference examples kept for reuse.
+    pub(crate) memo: crate::memo::RenderMemo,
 }
+
+/// The usage-example templates of one library.
+struct LibraryTemplates {
+    /// Names and languages, in file-name order.
+    examples: Vec<(String, Language)>,
+    /// Whether any of them reads the sample inputs ([`INPUTS_TEMPLATE`]).
+    reads_inputs: bool,
+}
+
+/// The sample inputs library templates read as `inputs.<name>`: each
+/// variable this template sets, rendered from `widget_text` alone.
+const INPUTS_TEMPLATE: &str = "shared/inputs.jinja";
+
+/// How many sets of sample inputs an engine keeps: far more than the widget
+/// texts of a corpus usually hold, and a bound on memory when they are many.
+const SAMPLE_INPUTS_KEPT: usize = 4096;
 
 impl Default for SnippetEngine {
     fn default() -> Self {
@@ -108,18 +133,35 @@ impl SnippetEngine {
         // Records may lack any field: a missing one reads as undefined, never an error.
         env.set_undefined_behavior(UndefinedBehavior::Chainable);
         crate::filters::register_filters(&mut env);
-        let mut library_templates: BTreeMap<String, Vec<(String, Language)>> = BTreeMap::new();
-        for (name, _) in env.templates() {
+        let mut library_templates: BTreeMap<String, LibraryTemplates> = BTreeMap::new();
+        for (name, template) in env.templates() {
             let Some(rest) = name.strip_prefix("library/") else { continue };
             let (key, file) = rest.split_once('/').unwrap_or_else(|| panic!("{name}: expected library/<key>/<file>"));
             let ext = file.rsplit('.').next().unwrap_or("");
             let language =
                 Language::from_extension(ext).unwrap_or_else(|| panic!("{name}: extension must be .py, .js or .sh"));
-            library_templates.entry(key.to_owned()).or_default().push((name.to_owned(), language));
+            let templates = library_templates
+                .entry(key.to_owned())
+                .or_insert_with(|| LibraryTemplates { examples: Vec::new(), reads_inputs: false });
+            templates.examples.push((name.to_owned(), language));
+            templates.reads_inputs |= template.undeclared_variables(false).contains("inputs");
         }
         for templates in library_templates.values_mut() {
-            templates.sort();
+            templates.examples.sort();
         }
+        // Names first: templates given at run time are locked while listed,
+        // and the check looks templates up.
+        let inference_templates: Vec<String> = env
+            .templates()
+            .map(|(name, _)| name)
+            .filter(|name| name.starts_with("inference/") && !name.rsplit('/').next().unwrap_or("").starts_with('_'))
+            .map(str::to_owned)
+            .collect();
+        let reusable_inference_templates = inference_templates
+            .into_iter()
+            .filter(|name| crate::id_text::uses_id_only_as_text(&env, name, crate::inference::ID_NAMES))
+            .zip(0..)
+            .collect();
         SnippetEngine {
             env,
             catalogue: Catalogue::builtin(),
@@ -127,6 +169,9 @@ impl SnippetEngine {
             providers: crate::inference::known_providers(),
             local_apps: crate::local_apps::builtin_apps(),
             library_templates,
+            sample_inputs: Mutex::default(),
+            reusable_inference_templates,
+            memo: crate::memo::RenderMemo::default(),
         }
     }
 
@@ -147,17 +192,15 @@ impl SnippetEngine {
         &self.providers
     }
 
-    /// Renders `inference/<language>/<client>/<template>`; a missing template
-    /// is an error naming all three.
+    /// Renders `inference/<language>/<client>/<template>` (named `name`); a
+    /// missing template is an error naming all three.
     pub(crate) fn render_inference(
         &self,
-        language: Language,
-        client: &str,
-        template: &str,
+        name: &str,
+        (language, client, template): (Language, &str, &str),
         context: &TemplateValue,
     ) -> Result<String, SnippetError> {
-        let name = ["inference/", language.as_str(), "/", client, "/", template, ".jinja"].concat();
-        let Ok(compiled) = self.env.get_template(&name) else {
+        let Ok(compiled) = self.env.get_template(name) else {
             return Err(SnippetError::TemplateNotFound {
                 language: language.as_str(),
                 client: client.to_owned(),
@@ -165,6 +208,19 @@ impl SnippetEngine {
             });
         };
         render_template(&compiled, context)
+    }
+
+    /// Makes every example for each model alone, as if no template could be
+    /// reused: what reuse must not change.
+    #[cfg(test)]
+    pub(crate) fn reuse_nothing(&mut self) {
+        self.reusable_inference_templates.clear();
+    }
+
+    /// The number of the hosted-inference template `name` if its text can be
+    /// given to every model it fits, with its own id.
+    pub(crate) fn reusable_inference_template(&self, name: &str) -> Option<u32> {
+        self.reusable_inference_templates.get(name).copied()
     }
 
     /// The local apps, in the order pages show them.
@@ -196,8 +252,12 @@ impl SnippetEngine {
         };
         let mut snippets = Vec::new();
         if let Some(templates) = self.library_templates.get(&library.key) {
-            let context = TemplateValue::from_serialize(RecordContext::of(record));
-            for (name, language) in templates {
+            let mut context = TemplateValue::from_serialize(RecordContext::of(record));
+            if templates.reads_inputs {
+                let inputs = self.sample_inputs(widget_text(record))?;
+                context = minijinja::context! { inputs, ..context };
+            }
+            for (name, language) in &templates.examples {
                 let content = self.render(name, &context)?;
                 if !content.is_empty() {
                     snippets.push(Snippet { language: *language, content });
@@ -210,6 +270,33 @@ impl SnippetEngine {
     pub(crate) fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
         let error = |source| SnippetError::Render { name: name.to_owned(), source };
         render_template(&self.env.get_template(name).map_err(error)?, context)
+    }
+
+    /// The sample inputs for a model whose first widget text is `widget_text`.
+    fn sample_inputs(&self, widget_text: Option<&str>) -> Result<TemplateValue, SnippetError> {
+        let key = widget_text.map(str::to_owned);
+        let made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        if let Some(inputs) = made {
+            return Ok(inputs);
+        }
+        let inputs = self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { widget_text })?;
+        let mut made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner());
+        if made.len() == SAMPLE_INPUTS_KEPT {
+            made.clear();
+        }
+        made.insert(key, inputs.clone());
+        Ok(inputs)
+    }
+
+    /// The variables the template `name` sets at its top level, rendered with
+    /// `context`, as one map: values that several templates of a model read,
+    /// made once per model. (Macros imported by each template would be built
+    /// again on every render: minijinja cannot share them between renders.)
+    pub(crate) fn shared_values(&self, name: &str, context: &TemplateValue) -> Result<TemplateValue, SnippetError> {
+        let error = |source| SnippetError::Render { name: name.to_owned(), source };
+        let captured = self.env.get_template(name).and_then(|t| t.render_captured(context)).map_err(error)?;
+        let state = captured.state();
+        Ok(state.exports().into_iter().map(|var| (var, state.lookup(var).unwrap_or_default())).collect())
     }
 }
 
@@ -227,7 +314,23 @@ fn base_environment() -> Environment<'static> {
     // Included pieces end with a newline like any file; keep it so the next
     // line of the including template starts on a line of its own.
     env.set_keep_trailing_newline(true);
+    env.set_formatter(write_value);
     env
+}
+
+/// Writes a value a template prints, as minijinja's default formatter does,
+/// but a string without escaping straight into the output rather than
+/// through `Display`: examples are code, and nearly every value printed is a
+/// string a filter made.
+fn write_value(
+    out: &mut minijinja::Output,
+    state: &minijinja::State,
+    value: &TemplateValue,
+) -> Result<(), minijinja::Error> {
+    match value.as_str() {
+        Some(text) if state.auto_escape() == minijinja::AutoEscape::None => Ok(out.write_str(text)?),
+        _ => minijinja::escape_formatter(out, state, value),
+    }
 }
 
 /// Strips trailing spaces from every line and blank lines at both ends, so
@@ -255,10 +358,19 @@ fn tidy(text: String) -> String {
 /// `tidy` to judge.
 fn is_tidy(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let ends_line = |byte: u8| byte.is_ascii() && !(byte as char).is_whitespace();
+    // Branch-free, so that the compiler checks many bytes at once.
+    let ends_line = |byte: u8| (byte < 0x80) & !matches!(byte, b' ' | b'\t'..=b'\r');
     // A blank line inside the text is kept; one at either end is not.
-    let line_end_is_tidy = |at: usize| at > 0 && (bytes[at - 1] == b'\n' || ends_line(bytes[at - 1]));
-    bytes.last().is_some_and(|&last| ends_line(last)) && memchr::memchr_iter(b'\n', bytes).all(line_end_is_tidy)
+    let untidy_end = |before: u8, byte: u8| (byte == b'\n') & (before != b'\n') & !ends_line(before);
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else { return false };
+    if first == b'\n' || !ends_line(last) {
+        return false;
+    }
+    // Each byte with the one before it, 32 pairs at a time.
+    let (befores, bytes) = (&bytes[..bytes.len() - 1], &bytes[1..]);
+    !befores.chunks(32).zip(bytes.chunks(32)).any(|(befores, bytes)| {
+        befores.iter().zip(bytes).fold(false, |untidy, (&before, &byte)| untidy | untidy_end(before, byte))
+    })
 }
 
 /// What a library template can read. Field names follow the record, so a
@@ -297,7 +409,7 @@ impl<'a> RecordContext<'a> {
             config: record.config.as_ref().unwrap_or(&NULL),
             transformers_info: record.transformers_info.as_ref(),
             widget_data: &record.widget_data,
-            widget_text: record.widget_data.iter().find_map(|w| w.text.as_deref()),
+            widget_text: widget_text(record),
             source_sentence: similarity.and_then(|w| w.source_sentence.as_deref()),
             sentences: similarity.map_or(&[], |w| &w.sentences),
             card_data,
@@ -305,6 +417,11 @@ impl<'a> RecordContext<'a> {
             instance_prompt: first_string(card_data.get("instance_prompt")),
         }
     }
+}
+
+/// The first widget example's text: the sample text of examples.
+pub(crate) fn widget_text(record: &ModelRecord) -> Option<&str> {
+    record.widget_data.iter().find_map(|w| w.text.as_deref())
 }
 
 fn first_string(value: Option<&Value>) -> Option<&str> {

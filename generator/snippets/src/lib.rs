@@ -10,6 +10,8 @@ mod catalogue;
 mod engine;
 pub mod escape;
 mod filters;
+mod id_text;
+mod memo;
 pub mod inference;
 pub mod local_apps;
 

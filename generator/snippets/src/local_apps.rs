@@ -87,6 +87,10 @@ pub(crate) fn builtin_apps() -> Vec<LocalApp> {
     serde_json::from_str(include_str!("../data/local_apps.json")).expect("data/local_apps.json is valid (tested)")
 }
 
+/// How llama.cpp and the apps built on it name a model with GGUF files:
+/// templates read each variable this one sets as `llama.<name>`.
+const LLAMA_TEMPLATE: &str = "local_apps/_llama.jinja";
+
 /// What a local-app template can read.
 #[derive(Serialize)]
 struct LocalAppContext<'a> {
@@ -144,7 +148,7 @@ impl SnippetEngine {
             name: record.id.split_once('/').map_or(record.id.as_str(), |(_, name)| name),
             tags: &record.tags,
             pipeline_tag: record.task(),
-            widget_text: record.widget_data.iter().find_map(|w| w.text.as_deref()),
+            widget_text: crate::engine::widget_text(record),
             gguf: has_gguf,
             quant,
             quants: listing.groups.iter().map(|g| g.label.as_str()).collect(),
@@ -154,7 +158,11 @@ impl SnippetEngine {
                 None => record.id.clone(),
             },
         };
-        let context = minijinja::Value::from_serialize(&context);
+        let mut context = minijinja::Value::from_serialize(&context);
+        if has_gguf {
+            let llama = self.shared_values(LLAMA_TEMPLATE, &context)?;
+            context = minijinja::context! { llama, ..context };
+        }
         let mut examples = Vec::new();
         for app in self.local_apps() {
             let Some(rule) = app.when.iter().find(|r| r.matches(record, has_gguf)) else { continue };

@@ -17,9 +17,15 @@ use serde_json::{json, Value};
 
 use super::providers::{provider_key_variable, FAL_AI, HF_INFERENCE};
 use super::{inputs, InferenceOptions, RequestKind};
+use crate::memo::{Encoder, IdMarker};
+
+/// The names whose values can hold the model id: [`CallValues::id`],
+/// [`RouteValues::url`] and [`RouteValues::model`] (and `model` as a client
+/// reads it, which can be the id).
+pub(crate) const ID_NAMES: &[&str] = &["id", "model", "url"];
 
 /// What a template reads that is the same for every example of one call.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct CallValues {
     id: TemplateValue,
     task: TemplateValue,
@@ -102,8 +108,38 @@ pub(crate) struct FalContext {
     pub arguments: Value,
 }
 
+impl CallValues {
+    /// These values with [`crate::memo::ID_MARKER`] for the model id; none
+    /// when the marker could not be told from the rest.
+    pub(crate) fn with_id_marker(&self, marker: &IdMarker<'_>) -> Option<CallValues> {
+        Some(CallValues { id: marker.mark(&self.id)?, ..self.clone() })
+    }
+
+    /// Adds every value to `encoder`; false if one is not plain data.
+    pub(crate) fn encode(&self, encoder: &mut Encoder) -> bool {
+        // Every field, by name: a field added later must be added here.
+        let CallValues {
+            id,
+            task,
+            python_method,
+            js_method,
+            body,
+            inputs,
+            output,
+            content_type,
+            input_file,
+            output_file,
+            stream,
+            chat_parameters,
+        } = self;
+        let call = [id, task, python_method, js_method, body, inputs, output, content_type];
+        let files = [input_file, output_file, stream, chat_parameters];
+        call.into_iter().chain(files).all(|value| encoder.add(value))
+    }
+}
+
 /// What a template reads that is the same for every client of one provider.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct RouteValues {
     provider: TemplateValue,
     /// The provider name for SDK calls (none for a custom endpoint).
@@ -156,6 +192,36 @@ impl RouteValues {
             auth_scheme: TemplateValue::from(route.auth_scheme),
             bill_to: optional(options.bill_to.as_deref().filter(|_| !own_key)),
         }
+    }
+}
+
+impl RouteValues {
+    /// These values with [`crate::memo::ID_MARKER`] for the model id in the
+    /// URL and the model; none when the marker could not be told from the
+    /// rest.
+    pub(crate) fn with_id_marker(&self, marker: &IdMarker<'_>) -> Option<RouteValues> {
+        Some(RouteValues { url: marker.mark(&self.url)?, model: marker.mark(&self.model)?, ..self.clone() })
+    }
+
+    /// Adds every value to `encoder`; false if one is not plain data.
+    pub(crate) fn encode(&self, encoder: &mut Encoder) -> bool {
+        // Every field, by name: a field added later must be added here.
+        let RouteValues {
+            provider,
+            sdk_provider,
+            url,
+            base_url,
+            endpoint_url,
+            direct,
+            fal,
+            model,
+            token_env,
+            auth_scheme,
+            bill_to,
+        } = self;
+        [provider, sdk_provider, url, base_url, endpoint_url, direct, fal, model, token_env, auth_scheme, bill_to]
+            .into_iter()
+            .all(|value| encoder.add(value))
     }
 }
 

@@ -117,6 +117,11 @@ fn constant<S: serde::Serializer>(constant: &&'static Constant, serializer: S) -
     constant.template.serialize(serializer)
 }
 
+/// The constants, as template values: the same data for every model.
+pub(crate) fn constants() -> [&'static TemplateValue; 2] {
+    [&sample_table().template, &sample_tabular().template]
+}
+
 /// The sample table of table question answering.
 fn sample_table() -> &'static Constant {
     static TABLE: OnceLock<Constant> = OnceLock::new();

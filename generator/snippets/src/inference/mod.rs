@@ -24,6 +24,8 @@ pub use providers::{known_providers, provider_key_variable, provider_mappings, P
 pub use tasks::{task_specs, TaskSpec};
 
 use crate::engine::Language;
+use crate::memo::{Encoder, IdMarker, Part, RenderKey, ID_MARKER};
+pub(crate) use context::ID_NAMES;
 use context::{CallValues, ClientKind, ExampleContext, FalContext, RouteParts, RouteValues};
 use modelpages_record::ModelRecord;
 
@@ -137,6 +139,12 @@ impl crate::engine::SnippetEngine {
         };
         let sample = inputs::SampleInputs::of(record, &kind);
         let call = Arc::new(CallValues::of(record, &kind, &sample, options));
+        let id = record.id.as_str();
+        let marker = IdMarker::new(id);
+        let marked_call = marker
+            .as_ref()
+            .and_then(|marker| call.with_id_marker(marker))
+            .and_then(|marked| self.memo_part(marked, CallValues::encode));
         let template = match &kind {
             RequestKind::Chat if options.streaming => "conversationalStream",
             RequestKind::Chat => "conversational",
@@ -148,14 +156,22 @@ impl crate::engine::SnippetEngine {
                 Err(note) => out.notes.push(format!("{}: {note}", record.id)),
                 Ok(route) => {
                     let values = Arc::new(route.values(options));
+                    let marked_route = marker
+                        .as_ref()
+                        .filter(|_| marked_call.is_some())
+                        .and_then(|marker| values.with_id_marker(marker))
+                        .and_then(|marked| self.memo_part(marked, RouteValues::encode));
                     for &(language, client) in CLIENTS {
                         if !route.clients.contains(&client) {
                             continue;
                         }
                         let client_kind = ClientKind::of(client);
                         let context = ExampleContext { call: call.clone(), route: values.clone(), client: client_kind };
-                        let content =
-                            self.render_inference(language, client, template, &TemplateValue::from_object(context))?;
+                        let marked = marked_call.as_ref().zip(marked_route.as_ref()).map(|(call, route)| {
+                            let parts = [call.1, route.1];
+                            (ExampleContext { call: call.0.clone(), route: route.0.clone(), client: client_kind }, parts)
+                        });
+                        let content = self.inference_example((language, client, template), id, context, marked)?;
                         let token_env = match client_kind {
                             // fal_client always talks to fal itself, with fal's own key.
                             ClientKind::FalClient => provider_key_variable(FAL_AI),
@@ -167,6 +183,45 @@ impl crate::engine::SnippetEngine {
             }
         }
         Ok(out)
+    }
+}
+
+impl crate::engine::SnippetEngine {
+    /// Values with the id marked, shared, and the number of their encoding;
+    /// none if they are not plain data.
+    fn memo_part<T>(&self, marked: T, encode: fn(&T, &mut Encoder) -> bool) -> Option<(Arc<T>, Part)> {
+        let mut encoder = Encoder::with_constants(&inputs::constants());
+        encode(&marked, &mut encoder).then(|| (Arc::new(marked), self.memo.part(encoder.into_bytes())))
+    }
+
+    /// One example: the text kept for its template and values, with this
+    /// model's id, or else rendered (and kept when `marked`, the context with
+    /// the id marked and its key's parts, allows).
+    fn inference_example(
+        &self,
+        (language, client, template): (Language, &'static str, &str),
+        id: &str,
+        context: ExampleContext,
+        marked: Option<(ExampleContext, [Part; 2])>,
+    ) -> Result<String, crate::SnippetError> {
+        let name = ["inference/", language.as_str(), "/", client, "/", template, ".jinja"].concat();
+        let which = (language, client, template);
+        let reusable = marked.zip(self.reusable_inference_template(&name));
+        let Some(((marked_context, parts), number)) = reusable else {
+            return self.render_inference(&name, which, &TemplateValue::from_object(context));
+        };
+        let key = RenderKey::new(number, parts);
+        if let Some(text) = self.memo.text(&key, id) {
+            return Ok(text);
+        }
+        let text = self.render_inference(&name, which, &TemplateValue::from_object(context))?;
+        let marked_text = self.render_inference(&name, which, &TemplateValue::from_object(marked_context));
+        // Kept only if every marker stands for the id, as then it gives this
+        // model's text back.
+        if let Some(marked_text) = marked_text.ok().filter(|marked_text| marked_text.replace(ID_MARKER, id) == text) {
+            self.memo.keep(key, &marked_text);
+        }
+        Ok(text)
     }
 }
 
@@ -354,3 +409,6 @@ impl Route<'_> {
         RouteValues::of(parts, options)
     }
 }
+
+#[cfg(test)]
+mod reuse_tests;

@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use minijinja::Value as TemplateValue;
 
 use super::body::{BodyError, BodyFormat};
+use crate::memo::data_address;
 
 /// How many formatted bodies a thread remembers: the few values of the
 /// model at hand, in each of the forms its templates use.
@@ -57,14 +58,4 @@ pub(crate) fn remembered_body(
         recent.push(Formatted { _value: value.clone(), address, format, level, text: text.clone() });
     });
     text
-}
-
-/// The address of a list's or map's data, for the types data is held in
-/// (what a template value made from data is); none for anything else.
-fn data_address(value: &TemplateValue) -> Option<usize> {
-    if let Some(list) = value.downcast_object_ref::<Vec<TemplateValue>>() {
-        return Some(list as *const Vec<TemplateValue> as usize);
-    }
-    let map = value.downcast_object_ref::<indexmap::IndexMap<TemplateValue, TemplateValue>>()?;
-    Some(map as *const indexmap::IndexMap<TemplateValue, TemplateValue> as usize)
 }

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set name = id | split("/") | last %}
 {% set lname = name | lower %}
 {% if "paddleocr-vl" in lname %}
@@ -24,7 +23,7 @@ from paddleocr import PaddleOCRVL
 # Document parsing pipeline (layout analysis + the PaddleOCR-VL recognizer)
 pipeline = PaddleOCRVL()
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 for res in pipeline.predict(image):
     res.print()
     res.save_to_json(save_path="output")
@@ -35,7 +34,7 @@ from paddleocr import {{ cls }}
 # The module downloads this model by name
 model = {{ cls }}(model_name={{ name | py }})
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 for res in model.predict(image, batch_size=1):
     res.print()
     res.save_to_img(save_path="output")
@@ -46,7 +45,7 @@ from paddleocr import PaddleOCR
 # Module type not recognized from the model name; this runs the full OCR pipeline.
 ocr = PaddleOCR(use_doc_orientation_classify=False, use_doc_unwarping=False, use_textline_orientation=False)
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 for res in ocr.predict(image):
     res.print()
     res.save_to_img(save_path="output")

@@ -1,6 +1,5 @@
 {#- Adapters (formerly adapter-transformers): the adapter loads on top of
     the base model named in config.adapter_transformers.model_name. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% set base = config.adapter_transformers.model_name %}
 {% set qa = widget_data | selectattr("context") | first %}
 {% if not base %}
@@ -26,7 +25,7 @@ print(tokenizer.decode(inputs["input_ids"][0][start:end]))
 {% elif pipeline_tag in ["text-classification", "token-classification"] %}
 tokenizer = AutoTokenizer.from_pretrained({{ base | py }})
 
-inputs = tokenizer({{ inputs.text() }}, return_tensors="pt")
+inputs = tokenizer({{ inputs.text }}, return_tensors="pt")
 outputs = model(**inputs)
 print(outputs.logits.argmax(dim=-1))
 {% endif %}

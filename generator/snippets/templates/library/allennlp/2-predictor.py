@@ -1,6 +1,5 @@
 {#- AllenNLP reads archives from the Hub through an "hf://" path. The reading
     comprehension models register themselves when allennlp_models.rc is imported. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% if pipeline_tag == "question-answering" %}
 import allennlp_models.rc  # noqa: F401  registers the reading-comprehension models
 {% else %}
@@ -18,6 +17,6 @@ print(prediction["best_span_str"])
 {% else %}
 
 # The JSON keys depend on the predictor; most sentence-level ones read "sentence".
-prediction = predictor.predict_json({"sentence": {{ inputs.text() }}})
+prediction = predictor.predict_json({"sentence": {{ inputs.text }}})
 print(prediction)
 {% endif %}

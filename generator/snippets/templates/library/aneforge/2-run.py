@@ -1,13 +1,12 @@
 {#- ANEForge runs Hub models on the Apple Neural Engine: sentence encoders through
     its sentence-transformers drop-in, GPT-2 through load_gpt2 and other decoder
     LLMs through load_llm. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% if pipeline_tag in ["sentence-similarity", "feature-extraction"] %}
 from aneforge.sentence_transformers import SentenceTransformer
 
 model = SentenceTransformer({{ id | py }})
 sentences = [
-    {{ inputs.text("The Apple Neural Engine runs this encoder.") }},
+    {{ (widget_text or "The Apple Neural Engine runs this encoder.") | py }},
     "A sentence to compare it with.",
 ]
 embeddings = model.encode(sentences, normalize_embeddings=True)
@@ -17,14 +16,14 @@ print(embeddings[0] @ embeddings[1])  # cosine similarity
 import aneforge as af
 
 model = af.load_gpt2({{ id | py }})
-print(model.generate_text({{ inputs.text("The Apple Neural Engine is") }}, max_new_tokens=20))
+print(model.generate_text({{ (widget_text or "The Apple Neural Engine is") | py }}, max_new_tokens=20))
 {% elif pipeline_tag == "text-generation" %}
 import aneforge as af
 from transformers import AutoTokenizer
 
 tokenizer = AutoTokenizer.from_pretrained({{ id | py }})
 model = af.load_llm({{ id | py }})
-prompt_ids = tokenizer.encode({{ inputs.text("The capital of France is") }})
+prompt_ids = tokenizer.encode({{ (widget_text or "The capital of France is") | py }})
 output_ids = model.generate(prompt_ids, max_new_tokens=24)
 print(tokenizer.decode(output_ids))
 {% else %}

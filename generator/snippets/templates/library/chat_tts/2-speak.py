@@ -1,5 +1,4 @@
 {#- ChatTTS writes 24 kHz audio. -#}
-{% import "shared/inputs.jinja" as inputs %}
 import ChatTTS
 import soundfile as sf
 {% if id == "2Noise/ChatTTS" %}
@@ -13,6 +12,6 @@ chat = ChatTTS.Chat()
 chat.load(source="custom", custom_path=snapshot_download(repo_id={{ id | py }}), compile=False)
 {% endif %}
 
-texts = [{{ inputs.text("Hello, this speech was generated with ChatTTS.") }}]
+texts = [{{ (widget_text or "Hello, this speech was generated with ChatTTS.") | py }}]
 wavs = chat.infer(texts)
 sf.write("speech.wav", wavs[0].reshape(-1), 24000)

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import torch
 import torchaudio
 {% if id == "ResembleAI/chatterbox" %}
@@ -14,7 +13,7 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 model = ChatterboxTTS.from_local(snapshot_download(repo_id={{ id | py }}), device=device)
 {% endif %}
 
-text = {{ inputs.text("Hello! This voice was generated with Chatterbox.") }}
+text = {{ (widget_text or "Hello! This voice was generated with Chatterbox.") | py }}
 wav = model.generate(text)
 torchaudio.save("speech.wav", wav, model.sr)
 

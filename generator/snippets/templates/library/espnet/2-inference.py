@@ -1,13 +1,12 @@
 {#- ESPnet: text-to-speech and speech recognition models, loaded through
     espnet_model_zoo's from_pretrained. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% if pipeline_tag == "text-to-speech" %}
 import soundfile
 from espnet2.bin.tts_inference import Text2Speech
 
 text2speech = Text2Speech.from_pretrained({{ id | py }})
 
-speech = text2speech({{ inputs.text("Hello, this is a test of speech synthesis.") }})["wav"]
+speech = text2speech({{ (widget_text or "Hello, this is a test of speech synthesis.") | py }})["wav"]
 soundfile.write("output.wav", speech.numpy(), text2speech.fs)
 {% elif pipeline_tag == "automatic-speech-recognition" %}
 import soundfile

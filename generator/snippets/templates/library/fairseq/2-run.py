@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% if pipeline_tag == "text-to-speech" %}
 import soundfile as sf
 from fairseq.checkpoint_utils import load_model_ensemble_and_task_from_hf_hub
@@ -12,7 +11,7 @@ model = models[0]
 TTSHubInterface.update_cfg_with_data_cfg(cfg, task.data_cfg)
 generator = task.build_generator([model], cfg)
 
-text = {{ inputs.text("Hello, this is a test run.") }}
+text = {{ (widget_text or "Hello, this is a test run.") | py }}
 sample = TTSHubInterface.get_model_input(task, text)
 wav, rate = TTSHubInterface.get_prediction(task, model, generator, sample)
 sf.write("speech.wav", wav.cpu().numpy(), rate)

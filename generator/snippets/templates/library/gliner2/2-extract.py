@@ -1,8 +1,7 @@
-{% import "shared/inputs.jinja" as inputs %}
 from gliner2 import GLiNER2
 
 extractor = GLiNER2.from_pretrained({{ id | py }})
 
-text = {{ inputs.text("Ada Lovelace wrote about the Analytical Engine in London in 1843.") }}
+text = {{ (widget_text or "Ada Lovelace wrote about the Analytical Engine in London in 1843.") | py }}
 result = extractor.extract_entities(text, ["person", "organization", "location", "date"])
 print(result)

@@ -1,6 +1,5 @@
 {#- KerasHub: config.keras_hub.tasks names the task classes the preset
     supports; each loads from the hf:// preset. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% set listed = config.keras_hub.tasks %}
 {% if listed is string %}
 {% set listed = [listed] %}
@@ -21,6 +20,6 @@ backbone = keras_hub.models.Backbone.from_preset({{ ("hf://" ~ id) | py }})
 {% set name = "causal_lm" if task == "CausalLM" else (task | lower) ~ "_model" %}
 {{ name }} = keras_hub.models.{{ task }}.from_preset({{ ("hf://" ~ id) | py }})
 {% if task == "CausalLM" %}
-print({{ name }}.generate({{ inputs.text() }}, max_length=64))
+print({{ name }}.generate({{ inputs.text }}, max_length=64))
 {% endif %}
 {% endfor %}

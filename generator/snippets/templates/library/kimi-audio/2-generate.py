@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 # Run from the Kimi-Audio folder.
 import soundfile as sf
 from kimia_infer.api.kimia import KimiAudio
@@ -16,7 +15,7 @@ sampling_params = {
     "text_repetition_window_size": 16,
 }
 
-{{ inputs.audio_file() }}
+{{ inputs.audio_file }}
 
 # Audio in, text out (speech recognition)
 messages = [

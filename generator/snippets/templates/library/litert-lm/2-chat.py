@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 from pathlib import Path
 
 import litert_lm
@@ -10,5 +9,5 @@ model_path = str(sorted(Path(local_dir).glob("*.litertlm"))[0])
 
 with litert_lm.Engine(model_path) as engine:
     with engine.create_conversation() as conversation:
-        reply = conversation.send_message({{ inputs.text("What is the capital of France?") }})
+        reply = conversation.send_message({{ (widget_text or "What is the capital of France?") | py }})
         print(reply["content"][0]["text"])

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 from llama_cpp import Llama
 
 # filename is a glob over this repository's .gguf files: pick the quantization you want
@@ -8,11 +7,11 @@ llm = Llama.from_pretrained(
 )
 {% if "conversational" in tags %}
 
-{{ inputs.chat_messages() }}
+{{ inputs.chat_messages }}
 output = llm.create_chat_completion(messages=messages, max_tokens=256)
 print(output["choices"][0]["message"]["content"])
 {% else %}
 
-output = llm({{ inputs.text("Once upon a time,") }}, max_tokens=128)
+output = llm({{ (widget_text or "Once upon a time,") | py }}, max_tokens=128)
 print(output["choices"][0]["text"])
 {% endif %}

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import torch
 from transformers import AutoTokenizer
 from mamba_ssm.models.mixer_seq_simple import MambaLMHeadModel
@@ -7,7 +6,7 @@ from mamba_ssm.models.mixer_seq_simple import MambaLMHeadModel
 tokenizer = AutoTokenizer.from_pretrained("EleutherAI/gpt-neox-20b")
 model = MambaLMHeadModel.from_pretrained({{ id | py }}, device="cuda", dtype=torch.float16)
 
-input_ids = tokenizer({{ inputs.text("Mamba is a state space model that") }}, return_tensors="pt").input_ids.to("cuda")
+input_ids = tokenizer({{ (widget_text or "Mamba is a state space model that") | py }}, return_tensors="pt").input_ids.to("cuda")
 output_ids = model.generate(
     input_ids=input_ids,
     max_length=input_ids.shape[1] + 64,

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import librosa
 import soundfile as sf
 import torch
@@ -14,5 +13,5 @@ wav, _ = librosa.load(reference, sr=mars5.sr, mono=True)
 wav = torch.from_numpy(wav)
 
 cfg = config_class(deep_clone=True, rep_penalty_window=100, top_k=100, temperature=0.7, freq_penalty=3)
-ar_codes, output_audio = mars5.tts({{ inputs.text("The quick brown fox jumps over the lazy dog.") }}, wav, reference_transcript, cfg=cfg)
+ar_codes, output_audio = mars5.tts({{ (widget_text or "The quick brown fox jumps over the lazy dog.") | py }}, wav, reference_transcript, cfg=cfg)
 sf.write("output.wav", output_audio.cpu().numpy(), mars5.sr)

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set arch = id | split("/") | last | replace("-mlxim", "") %}
 import mlx.core as mx
 from huggingface_hub import hf_hub_download
@@ -11,7 +10,7 @@ weights = hf_hub_download({{ id | py }}, "model.safetensors")
 model = create_model({{ arch | py }}, weights=weights)
 model.eval()
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 transform = ImageNetTransform(train=False, img_size=224)
 x = mx.expand_dims(transform(read_rgb(image)), 0)
 

@@ -1,11 +1,10 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% if pipeline_tag == "text-generation" %}
 from transformers import pipeline
 
 # The compiled .mxq model and its NPU runner come with the repository (remote code)
 pipe = pipeline("text-generation", model={{ id | py }}, trust_remote_code=True)
 
-{{ inputs.chat_messages() }}
+{{ inputs.chat_messages }}
 print(pipe(messages, max_new_tokens=128))
 pipe.model.dispose()  # release the NPU
 {% elif pipeline_tag == "image-text-to-text" %}
@@ -14,7 +13,7 @@ from transformers import AutoModelForImageTextToText, AutoProcessor
 processor = AutoProcessor.from_pretrained({{ id | py }}, trust_remote_code=True)
 model = AutoModelForImageTextToText.from_pretrained({{ id | py }}, trust_remote_code=True)
 
-{{ inputs.image_chat_messages() }}
+{{ inputs.image_chat_messages }}
 inputs = processor.apply_chat_template(
     messages,
     add_generation_prompt=True,
@@ -32,7 +31,7 @@ from mblt_model_zoo.vision import MBLT_Engine
 # model_path="" downloads the compiled .mxq file from the Hub
 model = MBLT_Engine(model_cls={{ model_cls | py }}, model_type="DEFAULT", model_path="", core_mode="global8")
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 try:
     output = model(model.preprocess(image))
     result = model.postprocess(output)

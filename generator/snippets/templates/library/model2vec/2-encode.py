@@ -1,10 +1,9 @@
-{% import "shared/inputs.jinja" as inputs %}
 from model2vec import StaticModel
 
 model = StaticModel.from_pretrained({{ id | py }})
 
 sentences = [
-    {{ inputs.text("It's dangerous to go alone!") }},
+    {{ (widget_text or "It's dangerous to go alone!") | py }},
     "Take this with you.",
 ]
 embeddings = model.encode(sentences)

@@ -1,6 +1,5 @@
 {#- NeMo: the collection (domain) follows the task; only speech recognition
     is covered. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% if pipeline_tag == "automatic-speech-recognition" or "automatic-speech-recognition" in tags %}
 import nemo.collections.asr as nemo_asr
 

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set lid = id | lower %}
 {% set version = "V1" if "0.1" in lid else ("V2" if ("0.2" in lid or "0.3" in lid) else "V3") %}
 import outetts
@@ -17,7 +16,7 @@ speaker = interface.load_default_speaker("EN-FEMALE-1-NEUTRAL")
 
 output = interface.generate(
     config=outetts.GenerationConfig(
-        text={{ inputs.text("Hello! This voice was generated with OuteTTS.") }},
+        text={{ (widget_text or "Hello! This voice was generated with OuteTTS.") | py }},
         generation_type=outetts.GenerationType.CHUNKED,
         speaker=speaker,
         sampler_config=outetts.SamplerConfig(temperature=0.4),

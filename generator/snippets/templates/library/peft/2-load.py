@@ -1,6 +1,5 @@
 {#- PEFT adapters load on top of their base model, with the transformers
     class that matches the adapter's task type. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% set classes = {
     "CAUSAL_LM": "AutoModelForCausalLM",
     "SEQ_2_SEQ_LM": "AutoModelForSeq2SeqLM",
@@ -22,7 +21,7 @@ base_model = {{ auto }}.from_pretrained({{ base | py }}, device_map="auto")
 model = PeftModel.from_pretrained(base_model, {{ id | py }})
 tokenizer = AutoTokenizer.from_pretrained({{ base | py }})
 
-inputs = tokenizer({{ inputs.text() }}, return_tensors="pt").to(model.device)
+inputs = tokenizer({{ inputs.text }}, return_tensors="pt").to(model.device)
 {% if task_type in ["CAUSAL_LM", "SEQ_2_SEQ_LM"] %}
 outputs = model.generate(**inputs, max_new_tokens=64)
 print(tokenizer.decode(outputs[0], skip_special_tokens=True))

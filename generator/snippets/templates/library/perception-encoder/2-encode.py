@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set name = id | split("/") | last %}
 # Run inside the perception_models folder
 import torch
@@ -15,7 +14,7 @@ model = pe.CLIP.from_config({{ name | py }}, pretrained=True).to(device).eval()
 preprocess = transforms.get_image_transform(model.image_size)
 tokenizer = transforms.get_text_tokenizer(model.context_length)
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 labels = ["a diagram", "a dog", "a cat"]
 pixels = preprocess(Image.open(image)).unsqueeze(0).to(device)
 text = tokenizer(labels).to(device)
@@ -30,7 +29,7 @@ print(dict(zip(labels, probs[0].tolist())))
 model = pe.VisionTransformer.from_config({{ name | py }}, pretrained=True).to(device).eval()
 preprocess = transforms.get_image_transform(model.image_size)
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 pixels = preprocess(Image.open(image)).unsqueeze(0).to(device)
 with torch.no_grad():
     features = model(pixels)

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import scipy.io.wavfile
 from pocket_tts import TTSModel
 
@@ -8,5 +7,5 @@ tts_model = TTSModel.load_model()
 
 # A bundled voice ("alba"), or a wav file of the voice to clone
 voice_state = tts_model.get_state_for_audio_prompt("alba")
-audio = tts_model.generate_audio(voice_state, {{ inputs.text("Hello world, this is Pocket TTS.") }})
+audio = tts_model.generate_audio(voice_state, {{ (widget_text or "Hello world, this is Pocket TTS.") | py }})
 scipy.io.wavfile.write("output.wav", tts_model.sample_rate, audio.numpy())

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set image_tasks = ["text-to-image", "image-to-image"] %}
 from pruna import PrunaModel
 {% if pipeline_tag == "text-generation" %}
@@ -9,13 +8,13 @@ from transformers import AutoTokenizer
 model = PrunaModel.from_pretrained({{ id | py }})
 {% if pipeline_tag in image_tasks %}
 
-prompt = {{ inputs.text("Astronaut in a jungle, cold color palette, muted colors, detailed, 8k") }}
+prompt = {{ (widget_text or "Astronaut in a jungle, cold color palette, muted colors, detailed, 8k") | py }}
 image = model(prompt).images[0]
 image.save("output.png")
 {% elif pipeline_tag == "text-generation" %}
 tokenizer = AutoTokenizer.from_pretrained({{ (base_model or id) | py }})
 
-inputs = tokenizer({{ inputs.text("The best way to make a model faster is") }}, return_tensors="pt").to(model.device)
+inputs = tokenizer({{ (widget_text or "The best way to make a model faster is") | py }}, return_tensors="pt").to(model.device)
 outputs = model.generate(**inputs, max_new_tokens=64)
 print(tokenizer.decode(outputs[0], skip_special_tokens=True))
 {% else %}

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% if "gpt2" in tags %}
 from pxia import AutoModel
 from transformers import AutoTokenizer
@@ -7,7 +6,7 @@ from transformers import AutoTokenizer
 model = AutoModel.from_pretrained({{ id | py }})
 tokenizer = AutoTokenizer.from_pretrained("openai-community/gpt2")
 
-inputs = tokenizer({{ inputs.text("Once upon a time") }}, return_tensors="pt")
+inputs = tokenizer({{ (widget_text or "Once upon a time") | py }}, return_tensors="pt")
 text = model.generate(inputs["input_ids"], inputs["attention_mask"], max_new_tokens=20, tokenizer=tokenizer)
 print(text)
 {% elif "ann" in tags %}

@@ -1,11 +1,10 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% if "Tokenizer" in id %}
 import soundfile as sf
 from qwen_tts import Qwen3TTSTokenizer
 
 tokenizer = Qwen3TTSTokenizer.from_pretrained({{ id | py }})
 
-{{ inputs.audio_file() }}
+{{ inputs.audio_file }}
 codes = tokenizer.encode(audio)
 wavs, sr = tokenizer.decode(codes)
 sf.write("reconstructed.wav", wavs[0], sr)
@@ -17,7 +16,7 @@ from qwen_tts import Qwen3TTSModel
 # The device (CUDA, Apple MPS or CPU) is picked automatically
 model = Qwen3TTSModel.from_pretrained({{ id | py }}, dtype=torch.bfloat16)
 
-text = {{ inputs.text("Good morning! The weather is lovely today, let's go for a walk.") }}
+text = {{ (widget_text or "Good morning! The weather is lovely today, let's go for a walk.") | py }}
 {% if "VoiceDesign" in id %}
 wavs, sr = model.generate_voice_design(
     text=text,

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 # Run inside the sam-3d-body folder
 from sam_3d_body import SAM3DBodyEstimator, load_sam_3d_body_hf
 
@@ -14,7 +13,7 @@ estimator = SAM3DBodyEstimator(
     fov_estimator=None,
 )
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 outputs = estimator.process_one_image(image)
 for person in outputs:
     print(person["pred_vertices"].shape, person["pred_cam_t"], person["focal_length"])

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import numpy as np
 import torch
 from PIL import Image
@@ -6,7 +5,7 @@ from sam2.sam2_image_predictor import SAM2ImagePredictor
 
 predictor = SAM2ImagePredictor.from_pretrained({{ id | py }})
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 point = np.array([[500, 375]])  # (x, y) of a pixel on the object to segment
 label = np.array([1])  # 1 marks a foreground point
 

@@ -1,11 +1,10 @@
-{% import "shared/inputs.jinja" as inputs %}
 import numpy as np
 import torch
 from sam2.sam2_video_predictor import SAM2VideoPredictor
 
 predictor = SAM2VideoPredictor.from_pretrained({{ id | py }})
 
-{{ inputs.video_file() }}
+{{ inputs.video_file }}
 device_type = "cuda" if torch.cuda.is_available() else "cpu"
 with torch.inference_mode(), torch.autocast(device_type, dtype=torch.bfloat16):
     state = predictor.init_state(video)

@@ -1,7 +1,6 @@
-{% import "shared/inputs.jinja" as inputs %}
 from setfit import SetFitModel
 
 model = SetFitModel.from_pretrained({{ id | py }})
 
-predictions = model.predict([{{ inputs.text("I loved the spiderman movie!") }}])
+predictions = model.predict([{{ (widget_text or "I loved the spiderman movie!") | py }}])
 print(predictions)

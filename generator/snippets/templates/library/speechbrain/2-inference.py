@@ -1,7 +1,6 @@
 {#- speechbrain: config.speechbrain.speechbrain_interface names the class in
     speechbrain.inference; each class has its own module and entry method.
     Only the classes listed here are accepted. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% set interfaces = {
     "EncoderClassifier": ["classifiers", "classify_file"],
     "AudioClassifier": ["classifiers", "classify_file"],
@@ -45,14 +44,14 @@ score, same_speaker = model.verify_files(first, second)
 print(score, same_speaker)
 {% elif method == "__call__" %}
 
-print(model({{ inputs.text("Speech synthesis turns text into sound.") }}))
+print(model({{ (widget_text or "Speech synthesis turns text into sound.") | py }}))
 {% elif method == "encode_text" and interface == "FastSpeech2" %}
 
-mel_outputs, durations, pitch, energy = model.encode_text([{{ inputs.text("Speech synthesis turns text into sound.") }}])
+mel_outputs, durations, pitch, energy = model.encode_text([{{ (widget_text or "Speech synthesis turns text into sound.") | py }}])
 print(mel_outputs.shape)  # turn the spectrogram into audio with a vocoder such as HIFIGAN
 {% elif method == "encode_text" %}
 
-mel_output, mel_length, alignment = model.encode_text({{ inputs.text("Speech synthesis turns text into sound.") }})
+mel_output, mel_length, alignment = model.encode_text({{ (widget_text or "Speech synthesis turns text into sound.") | py }})
 print(mel_output.shape)  # turn the spectrogram into audio with a vocoder such as HIFIGAN
 {% elif method == "decode_batch" %}
 
@@ -61,7 +60,7 @@ waveforms = model.decode_batch(mel_specs)
 print(waveforms.shape)
 {% else %}
 
-{{ inputs.audio_file() }}
+{{ inputs.audio_file }}
 {% if method == "classify_file" %}
 out_prob, score, index, label = model.classify_file(audio)
 print(label)

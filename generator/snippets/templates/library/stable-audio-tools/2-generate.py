@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set small = "small" in (id | lower) %}
 import torch
 import torchaudio
@@ -12,7 +11,7 @@ model = model.to(device)
 
 conditioning = [
     {
-        "prompt": {{ inputs.text("Warm lo-fi hip hop beat with soft piano chords, 90 BPM") }},
+        "prompt": {{ (widget_text or "Warm lo-fi hip hop beat with soft piano chords, 90 BPM") | py }},
         "seconds_start": 0,
         "seconds_total": 10,
     }

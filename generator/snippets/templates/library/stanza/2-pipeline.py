@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set name = id | split("/") | last %}
 {% set lang = card_data.language if card_data.language is string else (name[7:] if name[:7] == "stanza-" else none) %}
 {% if not lang %}
@@ -9,7 +8,7 @@ import stanza
 # Downloads the {{ lang | comment }} models from the Hub on first use
 nlp = stanza.Pipeline(lang={{ lang | py }})
 
-doc = nlp({{ inputs.text("Barack Obama was born in Hawaii. He was elected president in 2008.") }})
+doc = nlp({{ (widget_text or "Barack Obama was born in Hawaii. He was elected president in 2008.") | py }})
 for sentence in doc.sentences:
     for word in sentence.words:
         print(word.text, word.lemma, word.upos, word.deprel)

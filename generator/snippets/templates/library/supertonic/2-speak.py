@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set name = id | split("/") | last %}
 {% set builtin = id in ["Supertone/supertonic", "Supertone/supertonic-2", "Supertone/supertonic-3"] %}
 {% if builtin %}
@@ -15,7 +14,7 @@ tts = TTS(model_dir=snapshot_download(repo_id={{ id | py }}), auto_download=Fals
 
 style = tts.get_voice_style(voice_name="F1")  # preset voices: F1-F5, M1-M5
 wav, duration = tts.synthesize(
-    text={{ inputs.text("Supertonic speaks quickly and runs entirely on your own device.") }},
+    text={{ (widget_text or "Supertonic speaks quickly and runs entirely on your own device.") | py }},
     voice_style=style,
 )
 tts.save_audio(wav, "output.wav")

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set lower_id = id | lower %}
 {% set vocoders = {"baker": "tensorspeech/tts-mb_melgan-baker-ch", "kss": "tensorspeech/tts-mb_melgan-kss-ko", "synpaflex": "tensorspeech/tts-mb_melgan-synpaflex-fr", "thorsten": "tensorspeech/tts-mb_melgan-thorsten-ger"} %}
 {% set ns = namespace(vocoder="tensorspeech/tts-mb_melgan-ljspeech-en") %}
@@ -31,7 +30,7 @@ processor = AutoProcessor.from_pretrained({{ id | py }})
 text2mel = TFAutoModel.from_pretrained({{ id | py }})
 vocoder = TFAutoModel.from_pretrained({{ ns.vocoder | py }})
 
-input_ids = processor.text_to_sequence({{ inputs.text("Text to speech turns written words into natural sounding audio.") }})
+input_ids = processor.text_to_sequence({{ (widget_text or "Text to speech turns written words into natural sounding audio.") | py }})
 input_ids = tf.expand_dims(tf.convert_to_tensor(input_ids, dtype=tf.int32), 0)
 speaker_ids = tf.convert_to_tensor([0], dtype=tf.int32)
 {% if "tacotron" in lower_id %}

@@ -1,6 +1,5 @@
 {#- transformers v5 pipelines; summarization, translation and text2text were
     removed in v5, so those tasks only get the direct example. -#}
-{% import "shared/inputs.jinja" as inputs %}
 {% set task = pipeline_tag %}
 {% set remote = ", trust_remote_code=True" if "custom_code" in tags else "" %}
 {% set chat = "conversational" in tags and task in ["text-generation", "image-text-to-text"] %}
@@ -18,40 +17,40 @@ from transformers import pipeline
 
 pipe = pipeline({{ task | py }}, model={{ id | py }}{{ remote }})
 {% if chat and task == "image-text-to-text" %}
-{{ inputs.image_chat_messages() }}
+{{ inputs.image_chat_messages }}
 print(pipe(text=messages))
 {% elif chat %}
-{{ inputs.chat_messages() }}
+{{ inputs.chat_messages }}
 print(pipe(messages))
 {% elif task in image_tasks %}
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 print(pipe(image))
 {% elif task in audio_tasks %}
-{{ inputs.audio_file() }}
+{{ inputs.audio_file }}
 print(pipe(audio))
 {% elif task == "video-classification" %}
-{{ inputs.video_file() }}
+{{ inputs.video_file }}
 print(pipe(video))
 {% elif task == "fill-mask" %}
 print(pipe({{ (widget_text or "Paris is the capital of [MASK].") | py }}.replace("[MASK]", pipe.tokenizer.mask_token)))
 {% elif task == "question-answering" %}
 print(pipe(question="Where do I live?", context={{ (widget_text or "My name is Wolfgang and I live in Berlin.") | py }}))
 {% elif task == "zero-shot-classification" %}
-print(pipe({{ inputs.text("I want my money back.") }}, candidate_labels=["refund", "legal", "faq"]))
+print(pipe({{ (widget_text or "I want my money back.") | py }}, candidate_labels=["refund", "legal", "faq"]))
 {% elif task == "zero-shot-image-classification" %}
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 print(pipe(image, candidate_labels=["cat", "dog", "bird"]))
 {% elif task == "zero-shot-audio-classification" %}
-{{ inputs.audio_file() }}
+{{ inputs.audio_file }}
 print(pipe(audio, candidate_labels=["speech", "music", "noise"]))
 {% elif task == "zero-shot-object-detection" %}
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 print(pipe(image, candidate_labels=["cat", "remote control"]))
 {% elif task == "image-text-to-text" %}
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 print(pipe(images=image, text={{ (widget_text or "Describe this image.") | py }}))
 {% elif task in ["document-question-answering", "visual-question-answering"] %}
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 print(pipe(image=image, question={{ (widget_text or "What is the total?") | py }}))
 {% elif task == "table-question-answering" %}
 table = {
@@ -60,6 +59,6 @@ table = {
 }
 print(pipe(table=table, query={{ (widget_text or "How many stars does the transformers repository have?") | py }}))
 {% else %}
-print(pipe({{ inputs.text() }}))
+print(pipe({{ inputs.text }}))
 {% endif %}
 {% endif %}

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set auto = transformers_info.auto_model | ident %}
 {% set processor = transformers_info.processor | ident %}
 {% set remote = ", trust_remote_code=True" if "custom_code" in tags else "" %}
@@ -17,9 +16,9 @@ model = {{ auto }}.from_pretrained({{ id | py }}{{ remote }}, device_map="auto")
 {% set p = "tokenizer" if processor == "AutoTokenizer" else "processor" %}
 
 {% if pipeline_tag == "image-text-to-text" %}
-{{ inputs.image_chat_messages() }}
+{{ inputs.image_chat_messages }}
 {% else %}
-{{ inputs.chat_messages() }}
+{{ inputs.chat_messages }}
 {% endif %}
 inputs = {{ p }}.apply_chat_template(
     messages,
@@ -32,7 +31,7 @@ outputs = model.generate(**inputs, max_new_tokens=64)
 print({{ p }}.decode(outputs[0][inputs["input_ids"].shape[-1]:], skip_special_tokens=True))
 {% elif pipeline_tag in ["summarization", "translation", "text2text-generation"] and processor == "AutoTokenizer" %}
 
-inputs = tokenizer({{ inputs.text() }}, return_tensors="pt").to(model.device)
+inputs = tokenizer({{ inputs.text }}, return_tensors="pt").to(model.device)
 outputs = model.generate(**inputs, max_new_tokens=64)
 print(tokenizer.decode(outputs[0], skip_special_tokens=True))
 {% endif %}

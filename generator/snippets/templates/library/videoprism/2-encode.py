@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 {% set lower_id = id | lower %}
 {% set lvt = "lvt" in lower_id %}
 {% set size = "large" if "large" in lower_id else "base" %}
@@ -15,7 +14,7 @@ flax_model = vp.get_model(model_name)
 loaded_state = vp.load_pretrained_weights(model_name)
 
 # {{ frames }} frames of 288x288 RGB, values in [0, 1]
-{{ inputs.video_file() }}
+{{ inputs.video_file }}
 frames = mediapy.resize_video(mediapy.read_video(video)[:{{ frames }}], (288, 288))
 video_inputs = np.asarray(frames, dtype=np.float32)[None] / 255.0
 {% if lvt %}

@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 # Run inside the VoiceCraft folder
 import argparse
 
@@ -24,7 +23,7 @@ text_tokenizer = TextTokenizer(backend="espeak")
 prompt_audio = "prompt.wav"  # your recording
 prompt_seconds = 3.0  # length of the prompt; end it between two words
 prompt_transcript = "The words spoken in those seconds."  # transcript of the prompt
-target_transcript = prompt_transcript + " " + {{ inputs.text("and this sentence continues in the same voice.") }}
+target_transcript = prompt_transcript + " " + {{ (widget_text or "and this sentence continues in the same voice.") | py }}
 
 info = torchaudio.info(prompt_audio)
 decode_config = {

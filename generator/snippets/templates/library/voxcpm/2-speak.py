@@ -1,11 +1,10 @@
-{% import "shared/inputs.jinja" as inputs %}
 import soundfile as sf
 from voxcpm import VoxCPM
 
 model = VoxCPM.from_pretrained({{ id | py }}, load_denoiser=False)
 
 wav = model.generate(
-    text={{ inputs.text("VoxCPM turns text into expressive, natural speech.") }},
+    text={{ (widget_text or "VoxCPM turns text into expressive, natural speech.") | py }},
     cfg_value=2.0,
     inference_timesteps=10,
 )

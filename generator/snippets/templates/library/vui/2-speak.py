@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import torchaudio
 from huggingface_hub import hf_hub_download
 from vui.inference import render
@@ -8,5 +7,5 @@ from vui.model import Vui
 checkpoint = hf_hub_download(repo_id={{ id | py }}, filename=Vui.BASE)
 model = Vui.from_pretrained_inf(checkpoint).cuda()
 
-waveform = render(model, {{ inputs.text("Hey, so I tried that new coffee place downtown. Honestly? It was pretty good.") }})
+waveform = render(model, {{ (widget_text or "Hey, so I tried that new coffee place downtown. Honestly? It was pretty good.") | py }})
 torchaudio.save("output.wav", waveform[0].cpu(), 22050)

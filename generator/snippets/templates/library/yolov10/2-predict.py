@@ -1,9 +1,8 @@
 {#- YOLOv10 (THU-MIG fork of ultralytics): the class is a Hub mixin. -#}
-{% import "shared/inputs.jinja" as inputs %}
 from ultralytics import YOLOv10
 
 model = YOLOv10.from_pretrained({{ id | py }})
 
-{{ inputs.image_file() }}
+{{ inputs.image_file }}
 results = model.predict(source=image)
 results[0].show()

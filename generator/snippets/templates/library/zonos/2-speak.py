@@ -1,4 +1,3 @@
-{% import "shared/inputs.jinja" as inputs %}
 import torch
 import torchaudio
 from zonos.conditioning import make_cond_dict
@@ -12,7 +11,7 @@ speaker_audio = "speaker.wav"  # 10-30 seconds of the voice to clone
 wav, sampling_rate = torchaudio.load(speaker_audio)
 speaker = model.make_speaker_embedding(wav, sampling_rate)
 
-cond_dict = make_cond_dict(text={{ inputs.text("Hello from Zonos, a text to speech model with expressive voices.") }}, speaker=speaker, language="en-us")
+cond_dict = make_cond_dict(text={{ (widget_text or "Hello from Zonos, a text to speech model with expressive voices.") | py }}, speaker=speaker, language="en-us")
 conditioning = model.prepare_conditioning(cond_dict)
 codes = model.generate(conditioning)
 

@@ -1,5 +1,4 @@
-{% import "local_apps/_llama.jinja" as llama %}
-{{ llama.start_server() }}
+{{ llama.start_server }}
 # Then, in another terminal, install Hermes and point it at the server:
 curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash
 hermes setup

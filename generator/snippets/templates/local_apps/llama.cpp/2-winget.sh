@@ -1,3 +1,2 @@
-{% import "local_apps/_llama.jinja" as llama %}
 winget install llama.cpp
-{{ llama.serve_and_chat() }}
+{% include "local_apps/_llama_serve.jinja" %}

@@ -1,5 +1,4 @@
-{% import "local_apps/_llama.jinja" as llama %}
-{{ llama.start_server() }}
+{{ llama.start_server }}
 # Then, in another terminal, install OpenClaw and register the server as its default model:
 npm install -g openclaw@latest
 openclaw onboard --non-interactive --mode local \

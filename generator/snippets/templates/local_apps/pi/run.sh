@@ -1,5 +1,4 @@
-{% import "local_apps/_llama.jinja" as llama %}
-{{ llama.start_server() }}
+{{ llama.start_server }}
 # Then, in another terminal, install Pi:
 npm install -g @mariozechner/pi-coding-agent
 # Add the server to ~/.pi/agent/models.json:

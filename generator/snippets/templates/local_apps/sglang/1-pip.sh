@@ -1,4 +1,3 @@
-{% import "local_apps/_openai_server.jinja" as server %}
 pip install sglang
 # Start an OpenAI-compatible server on http://localhost:30000:
 python3 -m sglang.launch_server \
@@ -6,4 +5,4 @@ python3 -m sglang.launch_server \
     --host 0.0.0.0 \
     --port 30000
 # Then, in another terminal, call it:
-{{ server.request(30000) }}
+{% with port = 30000 %}{% include "local_apps/_openai_server.jinja" %}{% endwith %}

@@ -1,4 +1,3 @@
-{% import "local_apps/_openai_server.jinja" as server %}
 # Start an OpenAI-compatible server on http://localhost:30000 (Linux, NVIDIA GPU):
 docker run --gpus all \
     --shm-size 32g \
@@ -12,4 +11,4 @@ docker run --gpus all \
         --host 0.0.0.0 \
         --port 30000
 # Then, in another terminal, call it:
-{{ server.request(30000) }}
+{% with port = 30000 %}{% include "local_apps/_openai_server.jinja" %}{% endwith %}

@@ -1,4 +1,3 @@
-{% import "local_apps/_openai_server.jinja" as server %}
 # Start an OpenAI-compatible server on http://localhost:8080 (Linux, NVIDIA GPU):
 docker run --gpus all \
     --shm-size 1g \
@@ -8,4 +7,4 @@ docker run --gpus all \
     ghcr.io/huggingface/text-generation-inference:latest \
     --model-id {{ id | sh }}
 # Then, in another terminal, call it:
-{{ server.request(8080) }}
+{% with port = 8080 %}{% include "local_apps/_openai_server.jinja" %}{% endwith %}

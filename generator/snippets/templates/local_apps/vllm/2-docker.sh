@@ -1,4 +1,3 @@
-{% import "local_apps/_openai_server.jinja" as server %}
 # Start an OpenAI-compatible server on http://localhost:8000 (Linux, NVIDIA GPU):
 docker run --runtime nvidia --gpus all \
     -v ~/.cache/huggingface:/root/.cache/huggingface \
@@ -8,4 +7,4 @@ docker run --runtime nvidia --gpus all \
     vllm/vllm-openai:latest \
     --model {{ id | sh }}
 # Then, in another terminal, call it:
-{{ server.request(8000) }}
+{% with port = 8000 %}{% include "local_apps/_openai_server.jinja" %}{% endwith %}
