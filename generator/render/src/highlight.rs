@@ -121,9 +121,10 @@ impl<'v> Shape<'v> {
     /// Replaces every occurrence of each plain value, preferring at each
     /// position the longest value that starts there (so a name inside an id
     /// goes with the id). `None` when the code holds the placeholder stem
-    /// itself, which could not be told from a placeholder.
+    /// itself, which could not be told from a placeholder, or the language
+    /// a NUL, which would make two keys alike.
     fn of(code: &str, lang: &str, values: &'v ShapeValues<'v>) -> Option<Shape<'v>> {
-        if memchr::memmem::find(code.as_bytes(), PLACEHOLDER_STEM.as_bytes()).is_some() {
+        if memchr::memmem::find(code.as_bytes(), PLACEHOLDER_STEM.as_bytes()).is_some() || lang.contains('\0') {
             return None;
         }
         // (start, end, value) of every occurrence of every plain value.
@@ -468,6 +469,7 @@ mod tests {
         let code = "x = \"MPVALUEPLACEHOLDER0X acme/tiny-bert\"\n";
         let values = ShapeValues::new(&["acme/tiny-bert"]);
         assert!(Shape::of(code, "python", &values).is_none());
+        assert!(Shape::of("acme/tiny-bert", "python\0x", &values).is_none(), "the language ends the key");
         assert_eq!(hl.highlight_example(code, "python", &values), hl.highlight(code, "python"));
         // A placeholder a grammar cut in two cannot be filled.
         assert!(HighlightedShape::new("<i>MPVALUEPLACEHOLDER</i>0X".into(), 1).is_none());
