@@ -330,16 +330,11 @@ impl SpanWriter {
 /// Escapes text for HTML element content and attribute values.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    escape_html_into(text, &mut out);
-    out
-}
-
-/// [`escape_html`] appending to `out`.
-pub fn escape_html_into(text: &str, out: &mut String) {
     let _ = write_html_escaped(text, |piece| {
         out.push_str(piece);
         Ok::<(), std::convert::Infallible>(())
     });
+    out
 }
 
 /// Hands `text` to `write` HTML-escaped, in pieces: runs that need no escape
