@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use modelpages_record::{parse_model, read_model_files, LoadedModel, ModelRecord, RecordError};
+use modelpages_record::{parse_model, LoadedModel, ModelRecord, RecordError};
 use modelpages_render::{
     render_index_page, render_model_page, render_not_found_page, CodeExample, Highlighter, InferenceExample,
     ModelPage, ModelSummary, SiteInfo, TemplateError, Templates,
@@ -23,6 +23,7 @@ use crate::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::plan::{plan_build, with_io_threads, BuildPlan, ReadJob};
 use crate::progress::Progress;
+use crate::read_ahead::{render_with_read_ahead, ReadFiles};
 use crate::search_index::search_index_json;
 use crate::settings::SiteSettings;
 use crate::sitemap::{robots_txt, sitemap_xml};
@@ -160,15 +161,12 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         highlighter: Highlighter::new(),
     };
     progress.start(read.len() as u64);
-    let outcomes: Vec<(String, ModelOutcome)> = read
-        .into_par_iter()
-        .map(|job| {
-            let id = job.source.folder_id.clone();
-            let outcome = stage.process(job);
-            progress.advance();
-            outcome.map(|o| (id, o))
-        })
-        .collect::<Result<_, _>>()?;
+    let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
+        let id = job.source.folder_id.clone();
+        let outcome = stage.process(job, files);
+        progress.advance();
+        outcome.map(|o| (id, o))
+    })?;
     progress.finish();
     timer.lap("render");
     let mut rendered = 0;
@@ -268,8 +266,9 @@ enum ModelOutcome {
 
 /// Stages 2 to 4 for each model that has to be read: generate its examples,
 /// render (and highlight) its page, write it. Models run in parallel and each
-/// page is written as soon as it is rendered, and each model's card is read
-/// only then, so memory does not grow with the site.
+/// page is written as soon as it is rendered, and models' files are read a
+/// batch ahead (see [`render_with_read_ahead`]), so memory does not grow with
+/// the site.
 struct RenderStage<'a> {
     writer: &'a SiteWriter,
     templates: &'a Templates,
@@ -283,11 +282,11 @@ struct RenderStage<'a> {
 impl RenderStage<'_> {
     /// The outer error stops the build (templates, disk); a failed model is
     /// an outcome, e.g. a record whose values no example template can use.
-    fn process(&self, job: ReadJob) -> Result<ModelOutcome, BuildError> {
+    fn process(&self, job: ReadJob, files: ReadFiles) -> Result<ModelOutcome, BuildError> {
         let ReadJob { source, stamp, previous } = job;
         let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
         let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
-        let files = match read_model_files(&source) {
+        let files = match files {
             Ok(files) => files,
             Err(err) => {
                 forget_old(self.writer);

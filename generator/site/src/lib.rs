@@ -18,6 +18,7 @@ pub mod output;
 pub mod manifest;
 mod journal;
 mod plan;
+mod read_ahead;
 mod writer;
 mod model_files;
 pub mod notebook;
