@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Whole-build benchmark: synthetic corpora of 10,000 and 100,000 models, a full
-# build of each and a one-model incremental build, with wall time and peak
-# memory from /usr/bin/time -v. Run by `make bench`; not part of `make test`.
+# Whole-build benchmark: synthetic corpora of 10,000 and 100,000 models; for
+# each, a full build with the corpus out of the OS's cache and one with it
+# cached, then incremental builds (nothing changed, one model changed, added,
+# removed), with wall time and peak memory from /usr/bin/time -v. Run by
+# `make bench`; not part of `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/modelpages
@@ -20,23 +22,57 @@ measure() { # label, command...
     printf '%-34s wall %9s  peak %6d MB  %s\n' "$label" "$wall" $((rss / 1024)) "$line"
 }
 
+# Sites replaced by this run, removed once everything is measured: ext4
+# without a journal (this machine) skips inodes freed in the last minutes
+# when it allocates new ones, so removing 400,000 files just before a build
+# would charge the removal to that build (see BENCHMARKS.md).
+old_sites=()
+trap 'rm -rf "${old_sites[@]}"' EXIT
+
+# Drops a corpus from the OS's cache, as after a reboot or a fresh checkout.
+evict() {
+    python3 - "$1" <<'PY'
+import os, sys
+for root, _, files in os.walk(sys.argv[1]):
+    for name in files:
+        fd = os.open(os.path.join(root, name), os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+PY
+}
+
 for n in $COUNTS; do
     corpus="$WORK/corpus-$n"
     out="$WORK/site-$n"
     [ -d "$corpus" ] || $BIN synth --count "$n" --out "$corpus" 2>/dev/null
-    # The previous run's site is moved aside and removed after the
-    # measurements: ext4 is slow to reuse inodes freed moments before, which
-    # would charge the deletion of 400,000 files to the build that follows.
-    old="$WORK/old-site-$n.$$"
-    [ -e "$out" ] && mv "$out" "$old"
-    rm -f "$WORK/.site-$n.manifest"
-    measure "full build, $n models" $BIN build --full --models "$corpus" --out "$out"
-    secs=$(grep -o 'in [0-9.]*s' "$WORK/time.txt" | head -1 | tr -dc '0-9.')
-    awk -v n="$n" -v s="$secs" 'BEGIN { printf "%-34s %.0f models/s\n", "", n / s }'
+    for cache in cold warm; do
+        if [ -e "$out" ]; then
+            old_sites+=("$WORK/old-site-$n-$cache.$$")
+            mv "$out" "${old_sites[-1]}"
+        fi
+        rm -f "$WORK/.site-$n.manifest"
+        if [ $cache = cold ]; then evict "$corpus"; fi
+        measure "full build, $n models, $cache" $BIN build --full --models "$corpus" --out "$out"
+        secs=$(grep -o 'in [0-9.]*s' "$WORK/time.txt" | head -1 | tr -dc '0-9.')
+        awk -v n="$n" -v s="$secs" 'BEGIN { printf "%-34s %.0f models/s\n", "", n / s }'
+    done
     measure "unchanged rebuild, $n models" $BIN build --models "$corpus" --out "$out"
     model=$(find "$corpus" -mindepth 2 -maxdepth 2 -type d | sort | sed -n 1p)
     printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
     measure "one model changed, $n models" $BIN build --models "$corpus" --out "$out"
+    # A model added (a copy of the first under a new name), then removed again.
+    added="$model-bench-added"
+    cp -r "$model" "$added"
+    python3 - "$added/model.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+record = json.load(open(path))
+record["id"] += "-bench-added"
+json.dump(record, open(path, "w"))
+PY
+    measure "one model added, $n models" $BIN build --models "$corpus" --out "$out"
+    rm -r "$added"
+    measure "one model removed, $n models" $BIN build --models "$corpus" --out "$out"
     python3 - "$out" <<'PY'
 import gzip, pathlib, statistics, sys
 root = pathlib.Path(sys.argv[1])
@@ -44,5 +80,4 @@ sizes = sorted(len(gzip.compress(p.read_bytes())) for p in root.glob("*/*/index.
                if p.parts[-3] not in ("libraries", "tasks"))
 print(f"{'':34} median model page {statistics.median(sizes) / 1024:.1f} KB gzipped, largest {sizes[-1] / 1024:.1f} KB")
 PY
-    rm -rf "$old"
 done

@@ -52,22 +52,36 @@ impl BuildPlan {
     }
 }
 
-/// Plans a build of `models_dir` against the previous build's manifest (taken
-/// over: entries move into the plan).
-pub fn plan_build(models_dir: &Path, previous: Option<Manifest>) -> Result<BuildPlan, RecordError> {
+/// Every model folder found, with its stamp as it is now; what a plan is made of.
+#[derive(Debug)]
+pub struct Survey {
+    stamped: Vec<(ModelSource, Result<Stamp, RecordError>)>,
+    errors: Vec<RecordError>,
+}
+
+/// Finds and stamps every model folder of `models_dir`; needs no manifest, so
+/// it can run while the manifest is read.
+pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
     let found = with_io_threads(|| discover(models_dir))?;
     let mut errors = found.errors;
     let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
-    let (mut previous_models, trusted_before) = match previous {
-        Some(m) => (m.models, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
-        None => Default::default(),
-    };
-    let stamped: Vec<(ModelSource, Result<Stamp, RecordError>)> = with_io_threads(|| {
+    let stamped = with_io_threads(|| {
         sources.into_par_iter().map(|source| {
             let stamp = stamp(&source.dir).map_err(|e| RecordError::Io { path: source.dir.clone(), source: e });
             (source, stamp)
         }).collect()
     });
+    Ok(Survey { stamped, errors })
+}
+
+/// Plans a build from a survey of the models folder and the previous build's
+/// manifest (taken over: entries move into the plan).
+pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> BuildPlan {
+    let Survey { stamped, mut errors } = survey;
+    let (mut previous_models, trusted_before) = match previous {
+        Some(m) => (m.models, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
+        None => Default::default(),
+    };
     let mut plan = BuildPlan::default();
     for (source, stamp) in stamped {
         let stamp = match stamp {
@@ -89,7 +103,7 @@ pub fn plan_build(models_dir: &Path, previous: Option<Manifest>) -> Result<Build
     plan.removed = removed;
     errors.sort_by(|a, b| a.path().cmp(b.path()));
     plan.errors = errors;
-    Ok(plan)
+    plan
 }
 
 /// Runs `work` on a pool wider than the machine: looking up 300,000 paths

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::journal::Transaction;
-use crate::manifest::{folder_identity, manifest_path, Manifest};
+use crate::manifest::{folder_identity, manifest_path};
 use crate::output::{io_error, OutputError, Staging};
 
 pub enum SiteWriter {
@@ -54,22 +54,28 @@ impl SiteWriter {
         }
     }
 
-    /// Makes the new site the output and records `manifest` for the next build.
-    pub fn commit(self, out: &Path, mut manifest: Manifest) -> Result<(), OutputError> {
+    /// Device and inode of the folder that becomes the output, for the manifest.
+    pub fn site_identity(&self, out: &Path) -> (u64, u64) {
+        match self {
+            SiteWriter::Fresh { staging, .. } => folder_identity(staging.path()),
+            SiteWriter::InPlace(_) => folder_identity(out),
+        }
+        .unwrap_or_default()
+    }
+
+    /// Makes the new site the output and records `manifest` (encoded, naming
+    /// [`SiteWriter::site_identity`]) for the next build.
+    pub fn commit(self, out: &Path, manifest: &[u8]) -> Result<(), OutputError> {
         let path = manifest_path(out);
         match self {
             SiteWriter::Fresh { staging, .. } => {
                 // Written before the swap and naming the staged folder: if the
                 // swap never happens, the manifest describes no site and the
                 // next build is a full one.
-                manifest.site = folder_identity(staging.path()).unwrap_or_default();
-                write_atomically(&path, &manifest.to_bytes())?;
+                write_atomically(&path, manifest)?;
                 staging.commit()
             }
-            SiteWriter::InPlace(txn) => {
-                manifest.site = folder_identity(out).unwrap_or_default();
-                txn.commit(&path, &manifest.to_bytes())
-            }
+            SiteWriter::InPlace(txn) => txn.commit(&path, manifest),
         }
     }
 }
