@@ -71,12 +71,23 @@ mod tests {
     }
 
     #[test]
-    fn every_job_is_rendered_once_in_order_across_batches() {
+    fn every_job_is_rendered_once_in_order_with_its_own_files() {
+        let dir = tempfile::tempdir().unwrap();
         let count = BATCH * 2 + 7;
-        let ids: Vec<String> =
-            render_with_read_ahead((0..count).map(job).collect(), |j, _| Ok::<_, ()>(j.source.folder_id)).unwrap();
-        let expected: Vec<String> = (0..count).map(|i| format!("ns/m{i}")).collect();
-        assert_eq!(ids, expected);
+        let jobs: Vec<ReadJob> = (0..count)
+            .map(|i| {
+                let folder = dir.path().join(format!("m{i}"));
+                std::fs::create_dir(&folder).unwrap();
+                std::fs::write(folder.join("model.json"), i.to_string()).unwrap();
+                ReadJob { source: ModelSource { dir: folder, folder_id: format!("ns/m{i}") }, stamp: String::new(), previous: None }
+            })
+            .collect();
+        let pairs: Vec<(String, String)> = render_with_read_ahead(jobs, |job, files| {
+            Ok::<_, ()>((job.source.folder_id, String::from_utf8(files.unwrap().record).unwrap()))
+        })
+        .unwrap();
+        let expected: Vec<(String, String)> = (0..count).map(|i| (format!("ns/m{i}"), i.to_string())).collect();
+        assert_eq!(pairs, expected);
     }
 
     #[test]
