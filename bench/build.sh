@@ -62,6 +62,7 @@ for n in $COUNTS; do
     measure "one model changed, $n models" $BIN build --models "$corpus" --out "$out"
     # A model added (a copy of the first under a new name), then removed again.
     added="$model-bench-added"
+    rm -rf "$added"  # left by an interrupted run
     cp -r "$model" "$added"
     python3 - "$added/model.json" <<'PY'
 import json, sys

@@ -196,30 +196,10 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     let built = summaries.len();
     timer.lap("summaries");
-    // The listings are independent; the two big ones (search index and
-    // sitemap, 100,000 entries each at hub scale) run beside the pages.
-    // The manifest is encoded beside them too.
-    let catalogue = stage.snippets.catalogue();
-    let (((libraries, tasks), (search, pages)), manifest_bytes) = rayon::join(|| rayon::join(
-        || rayon::join(
-            || write_library_pages(&writer, &templates, &site, catalogue, &stage.snippets, &summaries),
-            || write_task_pages(&writer, &templates, &site, &stage.tasks, &summaries),
-        ),
-        || rayon::join(
-            || {
-                writer.write_listing("search-index.json", search_index_json(&summaries, &stage.tasks, catalogue).as_bytes())?;
-                for (path, bytes) in api_listings(&summaries, &stage.snippets, &stage.tasks, &site) {
-                    writer.write_listing(&path, &bytes)?;
-                }
-                Ok::<(), OutputError>(())
-            },
-            || write_site_pages(&writer, &templates, &site, &base_url, catalogue, &stage.tasks, &summaries),
-        ),
-    ), || manifest.to_bytes());
-    libraries?;
-    tasks?;
-    search?;
-    pages?;
+    // The manifest is encoded while the listings are written.
+    let (listings, manifest_bytes) =
+        rayon::join(|| write_listings(&stage, &base_url, &summaries), || manifest.to_bytes());
+    listings?;
     timer.lap("listings");
     drop(summaries);
     drop(stage);
@@ -426,7 +406,36 @@ fn hosted_examples(
     Ok((examples, plain.notes))
 }
 
-/// Stage 3: the pages that list models, and the files hosts and crawlers read.
+/// Stage 3: every page and file that lists models. They are independent; the
+/// two big ones (search index and sitemap, 100,000 entries each at hub scale)
+/// are written beside the pages.
+fn write_listings(stage: &RenderStage<'_>, base_url: &str, summaries: &[&ModelSummary]) -> Result<(), BuildError> {
+    let RenderStage { writer, templates, site, snippets, tasks, .. } = stage;
+    let catalogue = snippets.catalogue();
+    let ((libraries, task_pages), (search, pages)) = rayon::join(
+        || rayon::join(
+            || write_library_pages(writer, templates, site, catalogue, snippets, summaries),
+            || write_task_pages(writer, templates, site, tasks, summaries),
+        ),
+        || rayon::join(
+            || {
+                writer.write_listing("search-index.json", search_index_json(summaries, tasks, catalogue).as_bytes())?;
+                for (path, bytes) in api_listings(summaries, snippets, tasks, site) {
+                    writer.write_listing(&path, &bytes)?;
+                }
+                Ok::<(), OutputError>(())
+            },
+            || write_site_pages(writer, templates, site, base_url, catalogue, tasks, summaries),
+        ),
+    );
+    libraries?;
+    task_pages?;
+    search?;
+    pages?;
+    Ok(())
+}
+
+/// The home and 404 pages, and the files hosts and crawlers read.
 fn write_site_pages(
     out: &SiteWriter,
     templates: &Templates,

@@ -9,7 +9,7 @@
 
 use std::sync::mpsc;
 
-use modelpages_record::{read_model_files, ModelFiles, ModelSource, RecordError};
+use modelpages_record::{read_model_files, ModelFiles, RecordError};
 use rayon::prelude::*;
 
 use crate::plan::{with_io_threads, ReadJob};
@@ -28,27 +28,24 @@ pub fn render_with_read_ahead<T: Send, E: Send>(
     jobs: Vec<ReadJob>,
     render: impl Fn(ReadJob, ReadFiles) -> Result<T, E> + Sync,
 ) -> Result<Vec<T>, E> {
-    let mut batches: Vec<Vec<ReadJob>> = Vec::with_capacity(jobs.len().div_ceil(BATCH));
-    let mut jobs = jobs.into_iter().peekable();
-    while jobs.peek().is_some() {
-        batches.push(jobs.by_ref().take(BATCH).collect());
-    }
-    let sources: Vec<Vec<ModelSource>> =
-        batches.iter().map(|batch| batch.iter().map(|job| job.source.clone()).collect()).collect();
-    let mut done = Vec::with_capacity(batches.iter().map(Vec::len).sum());
+    let mut done = Vec::with_capacity(jobs.len());
     std::thread::scope(|scope| {
-        // Holds one batch's files: reading runs at most two batches ahead.
-        let (send, receive) = mpsc::sync_channel::<Vec<ReadFiles>>(1);
+        // Holds one batch: reading runs at most two batches ahead.
+        let (send, receive) = mpsc::sync_channel::<(Vec<ReadJob>, Vec<ReadFiles>)>(1);
         scope.spawn(move || {
-            for batch in sources {
-                let files = with_io_threads(|| batch.par_iter().map(read_model_files).collect());
-                if send.send(files).is_err() {
+            let mut jobs = jobs.into_iter();
+            loop {
+                let batch: Vec<ReadJob> = jobs.by_ref().take(BATCH).collect();
+                if batch.is_empty() {
+                    return;
+                }
+                let files = with_io_threads(|| batch.par_iter().map(|job| read_model_files(&job.source)).collect());
+                if send.send((batch, files)).is_err() {
                     return; // rendering stopped early
                 }
             }
         });
-        for batch in batches {
-            let files = receive.recv().expect("the reader sends one batch of files per batch");
+        for (batch, files) in receive {
             let rendered: Vec<T> =
                 batch.into_par_iter().zip(files).map(|(job, files)| render(job, files)).collect::<Result<_, E>>()?;
             done.extend(rendered);
