@@ -222,6 +222,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         out_dir: args.out,
         site_src: args.site_src,
         settings,
+        settings_file: Some(args.config.unwrap_or_else(|| SETTINGS_FILE.into())),
         incremental: !args.full,
     };
     let report = build_site(&options, &progress::TerminalProgress::new())

@@ -214,6 +214,7 @@ impl Builder {
                     out_dir: out.clone(),
                     site_src: self.options.site_src.clone(),
                     settings,
+                    settings_file: Some(self.options.settings.path.clone()),
                     incremental: !full,
                 };
                 match build_site(&options, &NoProgress) {

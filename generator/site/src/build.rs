@@ -26,6 +26,7 @@ use crate::progress::Progress;
 use crate::read_ahead::{render_with_read_ahead, ReadFiles};
 use crate::search_index::search_index_json;
 use crate::settings::SiteSettings;
+use crate::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
 use crate::sitemap::{robots_txt, sitemap_xml};
 use crate::tasks::{write_task_pages, TaskCatalogue};
 use crate::writer::SiteWriter;
@@ -42,6 +43,8 @@ pub struct BuildOptions {
     pub site_src: PathBuf,
     /// Title, base URL, router and hub URLs (`modelpages.toml`).
     pub settings: SiteSettings,
+    /// The file `settings` came from, if any: the output may not hold it.
+    pub settings_file: Option<PathBuf>,
     /// Reuse the pages of models whose files did not change since the build
     /// already in `out_dir` (when it was built by this program with the same
     /// site sources and settings).
@@ -55,6 +58,7 @@ impl Default for BuildOptions {
             out_dir: "dist".into(),
             site_src: "site-src".into(),
             settings: SiteSettings::default(),
+            settings_file: None,
             incremental: true,
         }
     }
@@ -99,6 +103,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let templates = Templates::load(&options.site_src.join("templates"))?;
     let assets = collect_assets(&options.site_src)?;
     let out = &options.out_dir;
+    // Before anything is created: a folder of other files, or one of the
+    // build's inputs, is never the output (see `site_folder`).
+    check_output(out, &options.models_dir, &options.site_src, options.settings_file.as_deref())?;
     let lock = lock_output(out)?;
     // A build killed after committing its change is finished first, so the
     // manifest read next describes the site on disk.
@@ -116,7 +123,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let had_previous = previous.is_some();
     let plan = plan_build(survey.map_err(BuildError::Models)?, previous);
     timer.lap("survey, manifest");
-    let writer = if had_previous && is_small_change(&plan) {
+    // In place only on a site that is whole: pages deleted by hand are
+    // found missing by a fresh tree, which renders them again.
+    let writer = if had_previous && is_small_change(&plan) && site_is_whole(out, &plan) {
         SiteWriter::InPlace(Transaction::begin(out, &lock)?)
     } else {
         SiteWriter::Fresh { staging: Staging::create(out, &lock)?, previous: out.clone() }
@@ -132,6 +141,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     for (path, bytes) in &assets.files {
         writer.write_listing(path, bytes)?;
     }
+    writer.write_listing(MARKER, MARKER_TEXT.as_bytes())?;
     let BuildPlan { mut read, keep, removed, mut errors } = plan;
     for (_, entry) in &removed {
         entry.files.iter().for_each(|f| writer.remove(f));

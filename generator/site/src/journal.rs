@@ -8,16 +8,26 @@
 //! build throws the folder away); one killed after it leaves a plan that the
 //! next build finishes before doing anything else. Every file of the site is
 //! replaced by a rename, so none is ever seen half-written.
+//!
+//! A folder beside the output may come from anywhere (a hub snapshot can ship
+//! one), so a plan is finished only if it names the very output folder it was
+//! made for (by device and inode) and nothing but plain paths inside it; the
+//! manifest's path is never taken from it. Every path is walked without
+//! following a link (see [`crate::nofollow`]), so a link inside the output or
+//! in place of the transaction's folder cannot lead a write or a removal out.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::output::{io_error, sibling, OutputError, OutputLock};
+use crate::manifest::{folder_identity, manifest_path};
+use crate::nofollow::{plain_parts, Dir, Kind};
+use crate::output::{io_error, remove_tree, sibling, OutputError, OutputLock};
 
 const PLAN_FILE: &str = "plan.json";
 
@@ -30,24 +40,44 @@ enum Step {
     Remove { rel: String },
 }
 
+/// What a committed transaction will do. It holds no path but plain ones
+/// inside the output: the output and the manifest are always where this
+/// build's options put them, never where a plan found on disk says.
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Plan {
+    /// Device and inode of the output folder the plan was made for: a plan
+    /// beside another folder (a copy, a restored backup, a planted one) is
+    /// not applied.
+    site: (u64, u64),
     steps: Vec<Step>,
-    /// Where the manifest goes once the site is changed (`files/<n>`).
-    manifest: Option<(PathBuf, usize)>,
+    /// The staged manifest (`files/<n>`), renamed into place last.
+    manifest: Option<usize>,
 }
 
-/// An in-place change being prepared.
+/// An in-place change being prepared. Dropped before its commit point, it
+/// removes its folder.
 #[derive(Debug)]
 pub struct Transaction {
     out: PathBuf,
     dir: PathBuf,
+    /// The transaction's folder and its `files/`, opened without following
+    /// links, so nothing is staged or committed through one.
+    folder: Dir,
+    files: Dir,
     next: AtomicUsize,
     steps: Mutex<Vec<Step>>,
+    /// Set at the commit point: from then on the folder is the next build's
+    /// to finish, not anyone's to remove.
+    committed: bool,
 }
 
 fn txn_dir(out: &Path) -> PathBuf {
     sibling(out, ".txn")
+}
+
+fn file_name(file: usize) -> String {
+    file.to_string()
 }
 
 impl Transaction {
@@ -55,15 +85,30 @@ impl Transaction {
     /// same lock, so no earlier transaction is left.
     pub fn begin(out: &Path, _lock: &OutputLock) -> Result<Transaction, OutputError> {
         let dir = txn_dir(out);
-        let files = dir.join("files");
-        fs::create_dir_all(&files).map_err(io_error(&files))?;
-        Ok(Transaction { out: out.to_owned(), dir, next: AtomicUsize::new(0), steps: Mutex::new(Vec::new()) })
+        // A new folder: a link planted in its place since `recover` is an
+        // error, not a way to stage files somewhere else.
+        let folder = Dir::create_new(&dir)?;
+        let files = match folder.child(OsStr::new("files"), true) {
+            Ok(files) => files,
+            Err(err) => {
+                let _ = remove_tree(&dir);
+                return Err(err);
+            }
+        };
+        Ok(Transaction {
+            out: out.to_owned(),
+            dir,
+            folder,
+            files,
+            next: AtomicUsize::new(0),
+            steps: Mutex::new(Vec::new()),
+            committed: false,
+        })
     }
 
     fn stage(&self, bytes: &[u8]) -> Result<usize, OutputError> {
         let file = self.next.fetch_add(1, Ordering::Relaxed);
-        let path = self.dir.join("files").join(file.to_string());
-        fs::write(&path, bytes).map_err(io_error(&path))?;
+        self.files.write_new(OsStr::new(&file_name(file)), bytes)?;
         Ok(file)
     }
 
@@ -89,114 +134,145 @@ impl Transaction {
     }
 
     /// The commit point, then the change itself; `manifest` is written last,
-    /// to `manifest_path`.
-    pub fn commit(self, manifest_path: &Path, manifest: &[u8]) -> Result<(), OutputError> {
-        let mut steps = self.steps.into_inner().expect("no panics while held");
+    /// to the output's manifest path.
+    pub fn commit(mut self, manifest: &[u8]) -> Result<(), OutputError> {
+        let mut steps = std::mem::take(self.steps.get_mut().expect("no panics while held"));
         // Removals first, so a file removed and written again (a model that
         // now writes fewer files) ends up written.
         steps.sort_by_key(|step| matches!(step, Step::Write { .. }));
-        let file = {
-            let file = self.next.load(Ordering::Relaxed);
-            let path = self.dir.join("files").join(file.to_string());
-            fs::write(&path, manifest).map_err(io_error(&path))?;
-            file
-        };
+        let manifest_file = self.stage(manifest)?;
+        let site = folder_identity(&self.out)
+            .ok_or_else(|| io_error(&self.out)(io::Error::from(io::ErrorKind::NotFound)))?;
+        let plan = Plan { site, steps, manifest: Some(manifest_file) };
         // Folders are made before the commit point: a site folder that
-        // refuses new entries then fails the build with the old site intact,
-        // instead of leaving a plan that cannot be carried out.
-        for step in &steps {
+        // refuses new entries (or holds a link where a folder goes) then
+        // fails the build with the old site intact, instead of leaving a
+        // plan that cannot be carried out.
+        let out = Dir::open(&self.out)?;
+        for step in &plan.steps {
             if let Step::Write { rel, .. } = step {
-                if let Some(parent) = inside(&self.out, rel)?.parent() {
-                    fs::create_dir_all(parent).map_err(io_error(parent))?;
-                }
+                out.descend(&parts(&self.out, rel)?.0, true)?;
             }
         }
-        let plan = Plan { steps, manifest: Some((manifest_path.to_owned(), file)) };
         let json = serde_json::to_vec(&plan).expect("plans serialise");
-        let staged = self.dir.join("plan.json.tmp");
-        fs::write(&staged, json).map_err(io_error(&staged))?;
-        let committed = self.dir.join(PLAN_FILE);
-        fs::rename(&staged, &committed).map_err(io_error(&committed))?;
-        apply(&self.out, &self.dir, &plan)?;
-        fs::remove_dir_all(&self.dir).map_err(io_error(&self.dir))
+        let staged = OsStr::new("plan.json.tmp");
+        self.folder.write_new(staged, &json)?;
+        self.folder.rename(staged, &self.folder, OsStr::new(PLAN_FILE))?;
+        self.committed = true;
+        apply(&self.out, &out, &self.files, &plan)?;
+        remove_tree(&self.dir).map_err(io_error(&self.dir))
+    }
+}
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = remove_tree(&self.dir);
+        }
     }
 }
 
 /// Finishes a committed transaction that a killed build left on `out`, or
-/// throws away one that never reached its commit point.
+/// throws away one that never reached its commit point. A plan that this
+/// program did not write for this very folder is refused, untouched, for
+/// its owner to look at.
 pub fn recover(out: &Path, _lock: &OutputLock) -> Result<(), OutputError> {
     let dir = txn_dir(out);
-    let committed = dir.join(PLAN_FILE);
-    match fs::read(&committed) {
-        Ok(bytes) => {
-            let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| OutputError::Io {
-                path: committed.clone(),
-                source: io::Error::new(io::ErrorKind::InvalidData, e),
-            })?;
-            apply(out, &dir, &plan)?;
+    let foreign = |reason: String| OutputError::ForeignTransaction { path: dir.clone(), out: out.to_owned(), reason };
+    match fs::symlink_metadata(&dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => return Err(OutputError::Io { path: dir, source }),
+        Ok(meta) if !meta.is_dir() => return Err(foreign("it is not a folder".into())),
+        Ok(_) => {}
+    }
+    if folder_identity(out).is_none() {
+        // The output is gone: there is nothing left to finish.
+        return remove_tree(&dir).map_err(io_error(&dir));
+    }
+    let folder = Dir::open(&dir)?;
+    let Some(bytes) = folder.read(OsStr::new(PLAN_FILE))? else {
+        // Cut short before its commit point: the site was never touched.
+        return remove_tree(&dir).map_err(io_error(&dir));
+    };
+    let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| foreign(format!("{PLAN_FILE} does not parse: {e}")))?;
+    if folder_identity(out) != Some(plan.site) {
+        return Err(foreign(format!("{PLAN_FILE} was made for another folder")));
+    }
+    for step in &plan.steps {
+        let (Step::Write { rel, .. } | Step::Remove { rel }) = step;
+        if plain_parts(rel).is_none() {
+            return Err(foreign(format!("{PLAN_FILE} names {rel:?}, not a plain path inside the output")));
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(OutputError::Io { path: committed, source }),
     }
-    match fs::remove_dir_all(&dir) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(OutputError::Io { path: dir, source: e }),
-        _ => Ok(()),
-    }
+    let files = folder.child(OsStr::new("files"), false)?;
+    apply(out, &Dir::open(out)?, &files, &plan)?;
+    remove_tree(&dir).map_err(io_error(&dir))
 }
 
-/// Carries out `plan`; safe to run again after being cut short, since a
-/// staged file that is gone was already renamed into place.
-fn apply(out: &Path, dir: &Path, plan: &Plan) -> Result<(), OutputError> {
+/// The folders and file name of `rel`, refusing anything that could leave `out`.
+fn parts<'a>(out: &Path, rel: &'a str) -> Result<(Vec<&'a OsStr>, &'a OsStr), OutputError> {
+    plain_parts(rel).ok_or_else(|| OutputError::Io {
+        path: out.join(rel),
+        source: io::Error::new(io::ErrorKind::InvalidInput, "not a plain relative path"),
+    })
+}
+
+/// Carries out `plan` on the output `out` (opened as `out_dir`) from the
+/// staged `files`; safe to run again after being cut short, since a staged
+/// file that is gone was already renamed into place. Every path is walked
+/// without following a link.
+fn apply(out: &Path, out_dir: &Dir, files: &Dir, plan: &Plan) -> Result<(), OutputError> {
     for step in &plan.steps {
         match step {
             Step::Write { rel, file } => {
-                let target = inside(out, rel)?;
-                if let Some(parent) = target.parent() {
-                    fs::create_dir_all(parent).map_err(io_error(parent))?;
-                }
-                rename_staged(&dir.join("files").join(file.to_string()), &target)?;
+                let (folders, name) = parts(out, rel)?;
+                let folder = out_dir.descend(&folders, true)?;
+                rename_staged(files, *file, |staged| files.rename(staged, &folder, name))?;
             }
             Step::Remove { rel } => {
-                let target = inside(out, rel)?;
-                match fs::remove_file(&target) {
-                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(OutputError::Io { path: target, source: e }),
+                let (folders, name) = parts(out, rel)?;
+                let folder = match out_dir.descend(&folders, false) {
+                    Ok(folder) => folder,
+                    Err(OutputError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => continue,
+                    Err(err) => return Err(err),
+                };
+                match folder.remove_file(name) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&out.join(rel))(e)),
                     _ => {}
                 }
                 // Empty model and namespace folders go too; a folder that
                 // still holds something refuses, which is what we want.
-                let mut folder = target.parent();
-                while let Some(f) = folder.filter(|f| *f != out && f.starts_with(out)) {
-                    if fs::remove_dir(f).is_err() {
+                for depth in (0..folders.len()).rev() {
+                    let emptied = out_dir.descend(&folders[..depth], false).and_then(|holder| {
+                        holder.remove_dir(folders[depth]).map_err(io_error(holder.path()))
+                    });
+                    if emptied.is_err() {
                         break;
                     }
-                    folder = f.parent();
                 }
             }
         }
     }
-    if let Some((path, file)) = &plan.manifest {
-        rename_staged(&dir.join("files").join(file.to_string()), path)?;
+    if let Some(file) = plan.manifest {
+        rename_staged(files, file, |staged| files.rename_to_path(staged, &manifest_path(out)))?;
     }
     Ok(())
 }
 
-fn rename_staged(staged: &Path, target: &Path) -> Result<(), OutputError> {
-    match fs::rename(staged, target) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound && !staged.exists() => Ok(()),
-        other => other.map_err(io_error(target)),
-    }
-}
-
-/// `out/rel`, refusing anything that could leave `out`.
-fn inside(out: &Path, rel: &str) -> Result<PathBuf, OutputError> {
-    let path = Path::new(rel);
-    if path.components().all(|c| matches!(c, Component::Normal(_))) {
-        Ok(out.join(path))
-    } else {
-        Err(OutputError::Io {
-            path: out.join(rel),
-            source: io::Error::new(io::ErrorKind::InvalidInput, "not a plain relative path"),
-        })
+/// Moves staged file `file` with `rename`, unless it is gone: then an
+/// earlier, interrupted run of the plan already moved it. Only a regular file
+/// is moved, so a link staged in its place never lands in the site.
+fn rename_staged(
+    files: &Dir,
+    file: usize,
+    rename: impl FnOnce(&OsStr) -> Result<(), OutputError>,
+) -> Result<(), OutputError> {
+    let name = file_name(file);
+    let staged = OsStr::new(&name);
+    match files.kind(staged).map_err(io_error(&files.path().join(staged)))? {
+        None => Ok(()),
+        Some(Kind::File) => rename(staged),
+        Some(_) => Err(io_error(&files.path().join(staged))(io::Error::other("is not a regular file"))),
     }
 }
 
@@ -219,6 +295,20 @@ mod tests {
         out
     }
 
+    /// Leaves `plan` (JSON) and staged files as a killed build would.
+    fn leave_plan(out: &Path, plan: &serde_json::Value, staged: &[&str]) {
+        let dir = txn_dir(out);
+        fs::create_dir_all(dir.join("files")).unwrap();
+        for (i, bytes) in staged.iter().enumerate() {
+            fs::write(dir.join("files").join(i.to_string()), bytes).unwrap();
+        }
+        fs::write(dir.join(PLAN_FILE), plan.to_string()).unwrap();
+    }
+
+    fn identity(out: &Path) -> serde_json::Value {
+        serde_json::to_value(folder_identity(out).unwrap()).unwrap()
+    }
+
     #[test]
     fn a_commit_writes_removes_and_tidies_up() {
         let tmp = tempfile::tempdir().unwrap();
@@ -229,11 +319,10 @@ mod tests {
         txn.write("ns/new/index.html", b"new").unwrap();
         txn.write_if_changed("index.html", b"old index").unwrap();
         txn.remove("ns/gone/index.html");
-        let manifest = tmp.path().join(".dist.manifest");
-        txn.commit(&manifest, b"{}").unwrap();
+        txn.commit(b"{}").unwrap();
         assert_eq!(fs::read_to_string(out.join("ns/new/index.html")).unwrap(), "new");
         assert!(!out.join("ns/gone").exists(), "emptied folders are removed");
-        assert_eq!(fs::read_to_string(&manifest).unwrap(), "{}");
+        assert_eq!(fs::read_to_string(manifest_path(&out)).unwrap(), "{}");
         assert!(!txn_dir(&out).exists());
     }
 
@@ -245,39 +334,111 @@ mod tests {
         recover(&out, &lock).unwrap();
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("index.html", b"new index").unwrap();
-        drop(txn); // killed before the commit point
+        std::mem::forget(txn); // killed before the commit point
+        assert!(txn_dir(&out).exists());
         recover(&out, &lock).unwrap();
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index");
         assert!(!txn_dir(&out).exists());
 
         // A plan cut short halfway: the first step done, the second not.
-        let dir = txn_dir(&out);
-        fs::create_dir_all(dir.join("files")).unwrap();
-        fs::write(dir.join("files/1"), "second").unwrap();
         fs::write(out.join("a.html"), "first").unwrap();
-        let plan = Plan {
-            steps: vec![
-                Step::Write { rel: "a.html".into(), file: 0 },
-                Step::Write { rel: "b/b.html".into(), file: 1 },
-                Step::Remove { rel: "ns/gone/index.html".into() },
+        let plan = serde_json::json!({
+            "site": identity(&out),
+            "steps": [
+                {"Write": {"rel": "a.html", "file": 5}},
+                {"Write": {"rel": "b/b.html", "file": 1}},
+                {"Remove": {"rel": "ns/gone/index.html"}},
             ],
-            manifest: None,
-        };
-        fs::write(dir.join(PLAN_FILE), serde_json::to_vec(&plan).unwrap()).unwrap();
+            "manifest": 2,
+        });
+        leave_plan(&out, &plan, &["", "second", "manifest"]);
         recover(&out, &lock).unwrap();
         assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "first");
         assert_eq!(fs::read_to_string(out.join("b/b.html")).unwrap(), "second");
         assert!(!out.join("ns/gone/index.html").exists());
-        assert!(!dir.exists());
+        assert_eq!(fs::read_to_string(manifest_path(&out)).unwrap(), "manifest");
+        assert!(!txn_dir(&out).exists());
     }
 
     #[test]
-    fn plans_cannot_reach_outside_the_output() {
+    fn a_failed_or_dropped_transaction_leaves_no_folder() {
         let tmp = tempfile::tempdir().unwrap();
         let out = site(tmp.path());
-        for rel in ["../x", "/etc/x", "a/../../x"] {
-            assert!(inside(&out, rel).is_err(), "{rel}");
+        let lock = lock_output(&out).unwrap();
+        let txn = Transaction::begin(&out, &lock).unwrap();
+        txn.write("index.html", b"new index").unwrap();
+        drop(txn);
+        assert!(!txn_dir(&out).exists());
+    }
+
+    #[test]
+    fn plans_this_program_did_not_write_for_this_output_are_refused_untouched() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = site(tmp.path());
+        let victim = tmp.path().join("victim");
+        fs::write(&victim, "precious").unwrap();
+        let lock = lock_output(&out).unwrap();
+        let write_index = serde_json::json!([{"Write": {"rel": "index.html", "file": 0}}]);
+        let cases = [
+            // The manifest path of an earlier format was taken as it stood.
+            serde_json::json!({"steps": write_index, "manifest": [victim, 0]}),
+            serde_json::json!({"site": identity(&out), "steps": write_index, "manifest": [victim, 0]}),
+            serde_json::json!({"site": [1, 2], "steps": write_index, "manifest": null}),
+            serde_json::json!({"site": identity(&out), "steps": [{"Write": {"rel": "../victim", "file": 0}}], "manifest": null}),
+            serde_json::json!({"site": identity(&out), "steps": [{"Remove": {"rel": victim}}], "manifest": null}),
+        ];
+        for plan in cases {
+            leave_plan(&out, &plan, &["pwned"]);
+            let err = recover(&out, &lock).unwrap_err().to_string();
+            assert!(err.contains("not a transaction this program wrote for"), "{plan}: {err}");
+            assert_eq!(fs::read_to_string(&victim).unwrap(), "precious", "{plan}");
+            assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index", "{plan}");
+            assert!(txn_dir(&out).join(PLAN_FILE).exists(), "left for its owner to look at");
+            fs::remove_dir_all(txn_dir(&out)).unwrap();
         }
-        assert!(inside(&out, "ns/m/index.html").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn no_link_leads_a_transaction_out_of_the_output() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let out = site(tmp.path());
+        let elsewhere = tmp.path().join("elsewhere");
+        fs::create_dir_all(elsewhere.join("files")).unwrap();
+        fs::write(elsewhere.join("victim"), "precious").unwrap();
+        let lock = lock_output(&out).unwrap();
+
+        // Through a link inside the output, with a plan bound to it.
+        symlink(&elsewhere, out.join("link")).unwrap();
+        let plan = serde_json::json!({
+            "site": identity(&out),
+            "steps": [{"Remove": {"rel": "link/victim"}}, {"Write": {"rel": "link/planted", "file": 0}}],
+            "manifest": null,
+        });
+        leave_plan(&out, &plan, &["pwned"]);
+        let err = recover(&out, &lock).unwrap_err().to_string();
+        assert!(err.contains("link: is a symbolic link, which a build never follows"), "{err}");
+        assert!(elsewhere.join("victim").exists() && !elsewhere.join("planted").exists());
+        fs::remove_dir_all(txn_dir(&out)).unwrap();
+
+        // The transaction's folder a link: its plan is not read, the folder
+        // it points to not emptied.
+        fs::write(elsewhere.join(PLAN_FILE), plan.to_string()).unwrap();
+        symlink(&elsewhere, txn_dir(&out)).unwrap();
+        let err = recover(&out, &lock).unwrap_err().to_string();
+        assert!(err.contains("not a transaction this program wrote for") && err.contains("not a folder"), "{err}");
+        assert!(elsewhere.join(PLAN_FILE).exists() && elsewhere.join("victim").exists());
+        // Nor does a new transaction stage its files there.
+        assert!(Transaction::begin(&out, &lock).is_err());
+        assert_eq!(fs::read_dir(elsewhere.join("files")).unwrap().count(), 0);
+        fs::remove_file(txn_dir(&out)).unwrap();
+
+        // A staged file that is a link is never moved into the site.
+        fs::remove_file(out.join("link")).unwrap();
+        leave_plan(&out, &serde_json::json!({"site": identity(&out), "steps": [{"Write": {"rel": "leak", "file": 1}}], "manifest": null}), &[]);
+        symlink(elsewhere.join("victim"), txn_dir(&out).join("files/1")).unwrap();
+        assert!(recover(&out, &lock).unwrap_err().to_string().contains("is not a regular file"));
+        assert!(!out.join("leak").exists());
     }
 }

@@ -1,6 +1,7 @@
 //! The modelpages build: turns a folder of model records into a static site.
 //!
-//! [`build_site`] runs the stages in order: [`corpus`] loads and validates the
+//! [`build_site`] runs the stages in order: [`site_folder`] makes sure the
+//! output folder may be written at all, [`corpus`] loads and validates the
 //! records, the render crate turns each into HTML, and [`output`] writes the
 //! pages into a staging folder that replaces the old site in one step.
 
@@ -17,10 +18,12 @@ pub mod tasks;
 pub mod output;
 pub mod manifest;
 mod journal;
+mod nofollow;
 mod plan;
 mod read_ahead;
 mod writer;
 mod model_files;
+pub mod site_folder;
 pub mod notebook;
 mod sitemap;
 

@@ -118,6 +118,29 @@ impl Manifest {
     }
 }
 
+/// Whether the manifest beside `out` names that very folder: a site this
+/// program built, even one from before sites carried their marker. Reads only
+/// the header line.
+pub fn names_folder(out: &Path) -> bool {
+    use std::io::BufRead;
+    #[derive(Deserialize)]
+    struct Site {
+        site: (u64, u64),
+    }
+    let path = manifest_path(out);
+    if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(file) = fs::File::open(&path) else { return false };
+    let mut line = Vec::new();
+    // A header is a few hundred bytes; anything longer is no manifest.
+    let read = std::io::Read::take(std::io::BufReader::new(file), 64 * 1024).read_until(b'\n', &mut line);
+    if read.is_err() || line.last() != Some(&b'\n') {
+        return false;
+    }
+    serde_json::from_slice::<Site>(&line[..line.len() - 1]).is_ok_and(|h| Some(h.site) == folder_identity(out))
+}
+
 #[derive(Serialize, Deserialize)]
 struct Header {
     version: u32,

@@ -2,8 +2,10 @@
 //!
 //! A build writes into a staging folder beside the output (same file system),
 //! then swaps it in with one rename. A lock file beside the output keeps two
-//! builds from writing the same site. A build that fails or is killed leaves
-//! only its staging folder behind, which the next build removes.
+//! builds from writing the same site; it is removed when the build ends. A
+//! build that fails leaves nothing beside the output; one that is killed
+//! leaves its staging folder, which the next build removes (a link in its
+//! place is removed itself: nothing here ever follows one to remove it).
 
 use std::fs::{self, File, TryLockError};
 use std::io;
@@ -20,6 +22,16 @@ pub enum OutputError {
     Busy { out: PathBuf, lock: PathBuf },
     #[error("{}: exists and is not a folder; choose another output folder", path.display())]
     NotAFolder { path: PathBuf },
+    #[error("{}: is a symbolic link; give the folder it points to, or another one", path.display())]
+    Link { path: PathBuf },
+    #[error("{}: the output folder must be named by its own name (such as dist or ../site), not `.` or `..`", path.display())]
+    Unnamed { path: PathBuf },
+    #[error("{}: not empty and not a site modelpages built (it has no {marker} file); choose an empty or new folder, or empty this one yourself", path.display())]
+    NotASite { path: PathBuf, marker: &'static str },
+    #[error("{}: the output folder {relation} the {input} {}; choose another output folder", out.display(), input_path.display())]
+    HoldsInput { out: PathBuf, relation: &'static str, input: &'static str, input_path: PathBuf },
+    #[error("{}: not a transaction this program wrote for {} ({reason}); nothing was applied: look at it, remove it, then build again", path.display(), out.display())]
+    ForeignTransaction { path: PathBuf, out: PathBuf, reason: String },
 }
 
 pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
@@ -27,9 +39,20 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '
 }
 
 /// Exclusive right to write one output folder, for as long as it is held.
+/// Its file is removed when it is let go, so a build leaves no lock behind.
 #[derive(Debug)]
 pub struct OutputLock {
     _file: File,
+    path: PathBuf,
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        // Removed while still held (the file closes after this): a build
+        // that opened it meanwhile finds, once it gets the lock, that the
+        // path no longer names its file, and starts over (see `lock_output`).
+        let _ = fs::remove_file(&self.path);
+    }
 }
 
 /// A sibling of `out` named `.{out name}{suffix}`.
@@ -51,11 +74,41 @@ pub fn lock_output(out: &Path) -> Result<OutputLock, OutputError> {
         })?;
     }
     let lock = sibling(out, ".lock");
-    let file = File::options().create(true).truncate(false).write(true).open(&lock).map_err(io_error(&lock))?;
-    match file.try_lock() {
-        Ok(()) => Ok(OutputLock { _file: file }),
-        Err(TryLockError::WouldBlock) => Err(OutputError::Busy { out: out.to_owned(), lock }),
-        Err(TryLockError::Error(source)) => Err(OutputError::Io { path: lock, source }),
+    loop {
+        let mut options = File::options();
+        options.create(true).truncate(false).write(true);
+        // A link planted in its place is an error, not a file to create elsewhere.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+        let file = options.open(&lock).map_err(io_error(&lock))?;
+        match file.try_lock() {
+            // The build that held it may have removed the file between our
+            // open and our lock: a lock on a file that no path names would
+            // let a third build lock a new one beside us. Only the file the
+            // path names counts; otherwise try again.
+            Ok(()) if names_file(&lock, &file) => return Ok(OutputLock { _file: file, path: lock }),
+            Ok(()) => continue,
+            Err(TryLockError::WouldBlock) => return Err(OutputError::Busy { out: out.to_owned(), lock }),
+            Err(TryLockError::Error(source)) => return Err(OutputError::Io { path: lock, source }),
+        }
+    }
+}
+
+/// Whether `path` names the open `file` (and not a new file made since).
+fn names_file(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::symlink_metadata(path), file.metadata()) {
+            (Ok(named), Ok(open)) => named.dev() == open.dev() && named.ino() == open.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        // Where an open file cannot be removed, the path names it still.
+        let _ = (path, file);
+        true
     }
 }
 
@@ -161,9 +214,16 @@ fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Removes a site folder, its top-level folders in parallel: a site of
 /// 100,000 models is 400,000 files, and removing them one by one waits on
-/// the disk for minutes.
+/// the disk for minutes. A link (or file) at `dir` is removed itself: what
+/// it points to is not ours. Links inside are never followed either.
 pub fn remove_tree(dir: &Path) -> io::Result<()> {
     use rayon::prelude::*;
+    match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+        Ok(meta) if !meta.is_dir() => return fs::remove_file(dir),
+        Ok(_) => {}
+    }
     let entries: Vec<fs::DirEntry> = match fs::read_dir(dir) {
         Ok(listing) => listing.collect::<io::Result<_>>()?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -237,6 +297,47 @@ mod tests {
         assert!(!out.join("old.html").exists());
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 2, "only dist and its lock file remain: {names:?}");
+    }
+
+    #[test]
+    fn the_lock_file_goes_with_the_lock_and_only_the_named_file_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        let lock = lock_output(&out).unwrap();
+        let path = dir.path().join(".dist.lock");
+        assert!(path.exists());
+        drop(lock);
+        assert!(!path.exists(), "no lock file is left behind");
+
+        // A build that opened the file just before its holder removed it
+        // must not count its lock: the path names another file by then.
+        let opened = File::options().create(true).truncate(false).write(true).open(&path).unwrap();
+        assert!(names_file(&path, &opened));
+        fs::remove_file(&path).unwrap();
+        fs::write(&path, "").unwrap();
+        assert!(!names_file(&path, &opened));
+        let _lock = lock_output(&out).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_removed_themselves_never_what_they_point_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        fs::create_dir_all(home.join("deep")).unwrap();
+        fs::write(home.join("deep/notes"), "precious").unwrap();
+        let out = dir.path().join("dist");
+        std::os::unix::fs::symlink(&home, dir.path().join(".dist.tmp-1")).unwrap();
+        std::os::unix::fs::symlink(home.join("deep/notes"), dir.path().join(".dist.tmp-2")).unwrap();
+        let lock = lock_output(&out).unwrap();
+        let staging = Staging::create(&out, &lock).unwrap();
+        assert_eq!(fs::read_to_string(home.join("deep/notes")).unwrap(), "precious");
+        assert!(fs::symlink_metadata(dir.path().join(".dist.tmp-1")).is_err());
+        assert!(fs::symlink_metadata(dir.path().join(".dist.tmp-2")).is_err());
+        // A link inside a folder being removed goes too, its target stays.
+        std::os::unix::fs::symlink(&home, staging.path().join("link")).unwrap();
+        drop(staging);
+        assert_eq!(fs::read_to_string(home.join("deep/notes")).unwrap(), "precious");
     }
 
     #[test]

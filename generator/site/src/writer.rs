@@ -37,9 +37,9 @@ impl SiteWriter {
 
     /// Keeps an unchanged model's file from the previous site; false when it
     /// is missing there (the model must be rendered again). In place the
-    /// manifest is trusted: checking 300,000 files took a third of a
-    /// one-model rebuild at hub scale. A site file deleted by hand comes back
-    /// with `build --full`.
+    /// manifest is trusted, once `site_folder::site_is_whole` found the site
+    /// whole: checking 300,000 files took a third of a one-model rebuild at
+    /// hub scale.
     pub fn keep(&self, rel: &str) -> bool {
         match self {
             SiteWriter::Fresh { staging, previous } => staging.link_from(previous, rel).is_ok(),
@@ -71,11 +71,17 @@ impl SiteWriter {
             SiteWriter::Fresh { staging, .. } => {
                 // Written before the swap and naming the staged folder: if the
                 // swap never happens, the manifest describes no site and the
-                // next build is a full one.
+                // next build is a full one. One that was not there before
+                // goes again, so a failed build leaves nothing behind.
+                let existed = fs::symlink_metadata(&path).is_ok();
                 write_atomically(&path, manifest)?;
-                staging.commit()
+                staging.commit().inspect_err(|_| {
+                    if !existed {
+                        let _ = fs::remove_file(&path);
+                    }
+                })
             }
-            SiteWriter::InPlace(txn) => txn.commit(&path, manifest),
+            SiteWriter::InPlace(txn) => txn.commit(manifest),
         }
     }
 }
@@ -84,6 +90,18 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let mut staged = path.as_os_str().to_owned();
     staged.push(".tmp");
     let staged = std::path::PathBuf::from(staged);
-    fs::write(&staged, bytes).map_err(io_error(&staged))?;
-    fs::rename(&staged, path).map_err(io_error(path))
+    // A new file, never one found there: a link left in its place would
+    // have the manifest written wherever it points.
+    let _ = fs::remove_file(&staged);
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&staged)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, bytes))
+        .map_err(io_error(&staged))
+        .and_then(|()| fs::rename(&staged, path).map_err(io_error(path)));
+    if written.is_err() {
+        let _ = fs::remove_file(&staged);
+    }
+    written
 }
