@@ -61,8 +61,9 @@ fn an_output_that_cannot_be_written_keeps_the_old_site() {
         let Some(_guard) = Immutable::set(&parent) else { return };
         let run = build_run(&models, &out);
         assert_eq!(run.code, 1, "{}", run.stderr);
-        // A staging folder (`.dist.tmp-*`) or, for this small change, the
-        // in-place transaction's folder (`.dist.txn`): both live beside the output.
+        // The lock file (`.dist.lock`, which each build makes and removes),
+        // a staging folder (`.dist.tmp-*`) or the in-place transaction's
+        // folder (`.dist.txn`): all live beside the output.
         assert!(run.stderr.contains(&parent.join(".dist.").display().to_string()), "names the path: {}", run.stderr);
         assert!(run.stderr.contains("Operation not permitted"), "{}", run.stderr);
         assert!(run.stderr.contains(&format!("{} was left as it was", out.display())), "{}", run.stderr);

@@ -33,9 +33,9 @@ pub const MARKER_TEXT: &str =
     "This folder is a site built by modelpages. `modelpages build` replaces everything in it.\n";
 
 /// About how many models' files an in-place build looks for on disk (all of
-/// them in a site this small or smaller): some 750 file lookups, a
-/// millisecond, where checking all 300,000 files at hub scale took a third of
-/// a one-model rebuild.
+/// them in a site this small or smaller): some 750 file lookups, a few
+/// milliseconds, where checking all 300,000 files at hub scale took a third
+/// of a one-model rebuild.
 const SAMPLED_MODELS: usize = 256;
 
 /// Refuses an output folder that a build must not write, before anything is
@@ -121,20 +121,30 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// for the models of `plan`, as far as a cheap look can tell: every
 /// top-level name they live under is there (one listing of the output:
 /// catches `rm -rf dist/*` and a namespace folder deleted by hand), and every
-/// file of a sample of the models is (chosen by content hash, so the same
-/// site gives the same sample). Listings and assets need no look: an
-/// in-place build compares them with what it writes anyway.
+/// file of a sample of the models is (every n-th model in the plan's order,
+/// so the same site gives the same sample). Listings and assets need no
+/// look: an in-place build compares them with what it writes anyway. At
+/// 100,000 models this takes 15 to 35 ms on a loaded two-core machine.
 pub fn site_is_whole(out: &Path, plan: &BuildPlan) -> bool {
     let Ok(listing) = fs::read_dir(out) else { return false };
     let present: HashSet<OsString> = listing.filter_map(Result::ok).map(|e| e.file_name()).collect();
     let entries = plan.keep.iter().map(|(_, entry)| entry).chain(plan.read.iter().filter_map(|job| job.previous.as_ref()));
-    let stride = ((plan.keep.len() + plan.read.len()) / SAMPLED_MODELS).max(1) as u64;
+    let stride = ((plan.keep.len() + plan.read.len()) / SAMPLED_MODELS).max(1);
     let mut top_level: HashSet<&str> = HashSet::new();
+    // Models come grouped by namespace: a name is compared with the last
+    // few seen before it is hashed, which at 100,000 models halves the cost.
+    let mut recent: [&str; 4] = [""; 4];
     let mut sample: Vec<&str> = Vec::new();
-    for entry in entries {
-        top_level.extend(entry.files.iter().map(|f| f.split('/').next().unwrap_or(f)));
-        let key = entry.input.get(..16).and_then(|hex| u64::from_str_radix(hex, 16).ok()).unwrap_or(0);
-        if key % stride == 0 {
+    for (i, entry) in entries.enumerate() {
+        for file in &entry.files {
+            let top = file.split('/').next().unwrap_or(file);
+            if !recent.contains(&top) {
+                top_level.insert(top);
+                recent.rotate_right(1);
+                recent[0] = top;
+            }
+        }
+        if i % stride == 0 {
             sample.extend(entry.files.iter().map(String::as_str));
         }
     }
