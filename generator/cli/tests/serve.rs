@@ -87,31 +87,57 @@ impl Server {
         }
     }
 
-    /// An HTTP/1.0 GET (so the answer ends when the connection closes): (status, body).
-    fn get(&self, path: &str) -> (u16, String) {
+    /// A new connection that has sent `head` (a request line and headers, without the blank line).
+    fn send(&self, head: &str) -> TcpStream {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        stream.set_read_timeout(Some(WAIT)).unwrap();
+        write!(stream, "{head}\r\n\r\n").unwrap();
+        stream
+    }
+
+    /// An HTTP/1.0 GET as a browser sends it (so the answer ends when the connection closes): (status, body).
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut stream = self.send(&format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{}", self.port));
+        let mut answer = Vec::new();
+        // A refused connection may end in a reset after its answer: what came is enough.
+        let _ = stream.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer);
         let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
-        (status, body)
+        (status_of(&answer), body)
     }
 
     fn header_of(&self, path: &str, name: &str) -> String {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        write!(stream, "GET {path} HTTP/1.0\r\n\r\n").unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let head = answer.split("\r\n\r\n").next().unwrap_or_default().to_owned();
+        let mut stream = self.send(&format!("GET {path} HTTP/1.0\r\nHost: localhost:{}", self.port));
+        let head = head_of(&mut stream);
         head.lines().find_map(|l| l.strip_prefix(&format!("{name}: ")).map(str::to_owned)).unwrap_or_default()
     }
 
     fn events(&self) -> Captured {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        write!(stream, "GET /__modelpages/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n").unwrap();
+        let stream = self.send(&format!("GET /__modelpages/events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: text/event-stream", self.port));
         Captured::follow(stream)
     }
+
+    /// The number of threads the server process has now.
+    #[cfg(target_os = "linux")]
+    fn threads(&self) -> usize {
+        let status = fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status.lines().find_map(|l| l.strip_prefix("Threads:")).unwrap().trim().parse().unwrap()
+    }
+}
+
+/// Reads an answer's head (up to the blank line), leaving the rest, such as an event stream, unread.
+fn head_of(stream: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut byte = [0u8];
+    while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).is_ok_and(|n| n == 1) {
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head).into_owned()
+}
+
+/// The status code of an answer (0 if there was none).
+fn status_of(answer: &str) -> u16 {
+    answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
 /// The `data:` of every status event so far, parsed.
@@ -181,7 +207,8 @@ fn serve_rebuilds_on_change_shows_errors_until_fixed_and_stops_on_sigint() {
     let failed = statuses(&events).last().unwrap().clone();
     let error = failed["errors"][0].as_str().unwrap().to_owned();
     assert!(error.ends_with("roberta-base/model.json:2:16: expected `,` or `]`"), "{failed}");
-    assert!(server.terminal.text().contains(&format!("error: {error}")), "{}", server.terminal.text());
+    // The terminal names the file as it was given (here absolute); pages get it relative to the working folder.
+    assert!(server.terminal.text().contains(&format!("error: {}", tmp.path().join(&error).display())), "{}", server.terminal.text());
     let (status, missing) = server.get("/FacebookAI/roberta-base/");
     assert_eq!(status, 404, "the broken model's page is gone until it is fixed");
     assert!(missing.contains(LIVE_TAG), "the 404 page listens too, so it shows the error and reloads when fixed");
@@ -234,4 +261,111 @@ fn a_port_in_use_is_an_error() {
         .output().unwrap().into();
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{}", run.stderr);
+}
+
+/// A server on a few synthetic models, started in `dir` with absolute paths.
+fn small_server(dir: &Path) -> Server {
+    synthetic_corpus(&dir.join("models"), 2, "x");
+    let config = dir.join("modelpages.toml");
+    fs::write(&config, "").unwrap();
+    Server::start(dir, &dir.join("models"), &config)
+}
+
+#[test]
+fn only_loopback_names_with_the_servers_port_are_answered() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = small_server(tmp.path());
+    let port = server.port;
+    let status = |path: &str, host_lines: &str| {
+        let mut stream = server.send(&format!("GET {path} HTTP/1.1\r\n{host_lines}Connection: close"));
+        status_of(&head_of(&mut stream))
+    };
+    let other_port = port ^ 1;
+    // A page whose own name was made to resolve to 127.0.0.1 (DNS rebinding) still sends its own name.
+    let foreign = [
+        format!("evil.example:{port}"),
+        format!("localhost.evil.example:{port}"),
+        "localhost.evil.example".to_owned(),
+        format!("127.0.0.1.evil.example:{port}"),
+        format!("127.0.0.1:{other_port}"),
+        "127.0.0.1".to_owned(),
+        format!("localhost:{port}x"),
+        String::new(),
+    ];
+    for path in ["/", "/ns0/model-0/", "/__modelpages/live.js", "/__modelpages/events"] {
+        for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("LocalHost:{port}"), format!("[::1]:{port}")] {
+            assert_eq!(status(path, &format!("Host: {host}\r\n")), 200, "{path} with Host: {host}");
+        }
+        for host in &foreign {
+            assert_eq!(status(path, &format!("Host: {host}\r\n")), 421, "{path} with Host: {host}");
+        }
+        assert_eq!(status(path, ""), 421, "{path} without Host");
+        assert_eq!(status(path, &format!("Host: 127.0.0.1:{port}\r\nHost: evil.example:{port}\r\n")), 421, "{path} with two");
+    }
+    let mut stream = server.send(&format!("GET /__modelpages/events HTTP/1.1\r\nHost: evil.example:{port}"));
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 421 "), "{answer}");
+    assert!(!answer.contains("data:") && !answer.contains(&tmp.path().display().to_string()), "no event for a foreign name: {answer}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn event_streams_and_request_threads_are_bounded() {
+    use modelpages_serve::{MAX_EVENT_STREAMS, MAX_REQUESTS};
+    let tmp = tempfile::tempdir().unwrap();
+    let server = small_server(tmp.path());
+    let before = server.threads();
+
+    let extra = 40;
+    let events_request = format!("GET /__modelpages/events HTTP/1.1\r\nHost: 127.0.0.1:{}", server.port);
+    // One after another, so that each is refused or kept for the streams alone, not for requests at once.
+    let (streams, statuses): (Vec<TcpStream>, Vec<u16>) = (0..MAX_EVENT_STREAMS + extra)
+        .map(|_| {
+            let mut stream = server.send(&events_request);
+            let status = status_of(&head_of(&mut stream));
+            (stream, status)
+        })
+        .unzip();
+    assert_eq!(statuses.iter().filter(|&&s| s == 200).count(), MAX_EVENT_STREAMS, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|&&s| s == 503).count(), extra, "past the limit, 503 at once: {statuses:?}");
+    // One thread per open stream and no more: the refused ones and their requests leave none behind.
+    server.wait_for("the threads of refused streams to end", |s| s.threads() <= before + MAX_EVENT_STREAMS);
+    assert_eq!(server.get("/ns0/model-0/").0, 200, "pages are still served while the streams are held");
+
+    // Connections that never send a request hold a request thread each, up to the limit; past it, 503 at once.
+    let idle: Vec<TcpStream> = (0..MAX_REQUESTS).map(|_| TcpStream::connect(("127.0.0.1", server.port)).unwrap()).collect();
+    assert_eq!(server.get("/ns0/model-0/").0, 503);
+    assert!(server.threads() <= before + MAX_EVENT_STREAMS + MAX_REQUESTS, "{} threads", server.threads());
+    drop(idle);
+    server.wait_for("the request threads to be free again", |s| s.get("/ns0/model-0/").0 == 200);
+    drop(streams);
+}
+
+#[test]
+fn events_name_files_relative_to_the_working_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 2, "x");
+    write(&models, "ns1/model-1/model.json", "{\"id\": \"ns1/model-1\",\n  \"tags\": [\"a\" \"b\"]\n}\n");
+    let config = tmp.path().join("modelpages.toml");
+    fs::write(&config, "").unwrap();
+    let server = Server::start(tmp.path(), &models, &config);
+    let absolute = tmp.path().display().to_string();
+    assert!(server.terminal.text().contains(&format!("error: {absolute}/models/ns1/model-1/model.json:2:16")), "the terminal names it as given");
+
+    let events = server.events();
+    server.wait_for("the first status event", |_| statuses(&events).len() == 1);
+    let first = statuses(&events)[0].clone();
+    assert_eq!(first["errors"][0], "models/ns1/model-1/model.json:2:16: expected `,` or `]`", "{first}");
+
+    // A broken settings file: the summary names the output folder, the error the file.
+    fs::write(&config, "title = \n").unwrap();
+    let settings_failed = |s: &serde_json::Value| s["summary"].as_str().is_some_and(|t| t.starts_with("settings not read"));
+    server.wait_for("the settings error", |_| statuses(&events).last().is_some_and(settings_failed));
+    let settings = statuses(&events).last().unwrap().clone();
+    assert_eq!(settings["summary"], "settings not read; dist was left as it was", "{settings}");
+    assert!(settings["errors"][0].as_str().unwrap().starts_with("modelpages.toml"), "{settings}");
+    assert!(!events.text().contains(&absolute), "no absolute path reaches a page: {}", events.text());
 }

@@ -3,13 +3,14 @@
 //! reload script added to every HTML page.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use percent_encoding::percent_decode_str;
-use tiny_http::{Header, Method, Request, Response};
 
-use crate::live::{stream_events, LiveReload, EVENTS_PATH, LIVE_SCRIPT, LIVE_SCRIPT_PATH};
+use crate::live::{LiveReload, EVENTS_PATH, LIVE_SCRIPT, LIVE_SCRIPT_PATH};
+use crate::wire::{write_response, Request};
 
 /// What the request handlers share.
 pub struct SiteFiles {
@@ -96,70 +97,62 @@ pub fn with_live_script(html: &str) -> String {
     }
 }
 
-/// Answers one request. Event streams hold their thread until the page
-/// goes or the server stops, so each request gets a thread of its own.
-pub fn handle(request: Request, site: &SiteFiles) {
-    if !matches!(request.method(), Method::Get | Method::Head) {
-        let _ = request.respond(Response::from_string("only GET and HEAD\n").with_status_code(405));
+/// Answers one request whose `Host` was checked; the event stream is
+/// answered before this, by the thread that keeps it.
+pub fn handle(request: &Request, out: &mut impl Write, site: &SiteFiles) {
+    if !matches!(request.method.as_str(), "GET" | "HEAD") {
+        let _ = write_response(out, 405, &[("Allow", "GET, HEAD"), ("Content-Type", TEXT)], b"only GET and HEAD\n", request.is_head());
         return;
     }
-    let url_path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-    match url_path.as_str() {
-        LIVE_SCRIPT_PATH => respond(request, 200, "text/javascript; charset=utf-8", LIVE_SCRIPT.as_bytes().to_vec()),
-        EVENTS_PATH => match site.live.subscribe() {
-            Some(events) => {
-                let _ = stream_events(request.into_writer(), events);
-            }
-            None => respond(request, 503, "text/plain; charset=utf-8", b"the server is stopping\n".to_vec()),
-        },
-        _ => serve_file(request, site, &url_path),
+    let head_only = request.is_head();
+    let url_path = request.path();
+    match url_path {
+        LIVE_SCRIPT_PATH => respond(out, head_only, 200, "text/javascript; charset=utf-8", LIVE_SCRIPT.as_bytes()),
+        EVENTS_PATH => respond(out, head_only, 200, "text/event-stream", b""),
+        _ => serve_file(out, head_only, site, url_path),
     }
 }
 
-fn serve_file(request: Request, site: &SiteFiles, url_path: &str) {
+const TEXT: &str = "text/plain; charset=utf-8";
+
+fn serve_file(out: &mut impl Write, head_only: bool, site: &SiteFiles, url_path: &str) {
     let mount = site.mount.lock().unwrap_or_else(|e| e.into_inner()).clone();
     match resolve(&site.root, &mount, url_path) {
         Resolved::File(path) => match fs::read(&path) {
-            Ok(bytes) => respond_file(request, 200, &path, bytes),
-            Err(_) => not_found(request, site, &mount),
+            Ok(bytes) => respond_file(out, head_only, 200, &path, bytes),
+            Err(_) => not_found(out, head_only, site, &mount),
         },
         Resolved::Redirect(location) => {
-            let mut response = Response::empty(301);
-            response.add_header(header("Location", &location));
-            let _ = request.respond(response);
+            let _ = write_response(out, 301, &[("Location", &location)], b"", head_only);
         }
-        Resolved::NotFound => not_found(request, site, &mount),
+        Resolved::NotFound => not_found(out, head_only, site, &mount),
     }
 }
 
 /// The site's own 404 page, or a plain one before the first build.
-fn not_found(request: Request, site: &SiteFiles, mount: &str) {
+fn not_found(out: &mut impl Write, head_only: bool, site: &SiteFiles, mount: &str) {
     let page = site.root.join("404.html");
     let bytes = fs::read(&page).unwrap_or_else(|_| {
         format!("<!doctype html><html><head><title>Not found</title></head><body><p>Not found. The site is at <a href=\"{mount}\">{mount}</a>.</p></body></html>")
             .into_bytes()
     });
-    respond_file(request, 404, &page, bytes)
+    respond_file(out, head_only, 404, &page, bytes)
 }
 
-fn respond_file(request: Request, status: u16, path: &Path, bytes: Vec<u8>) {
+fn respond_file(out: &mut impl Write, head_only: bool, status: u16, path: &Path, bytes: Vec<u8>) {
     let kind = content_type(path);
     let bytes = if kind.starts_with("text/html") { with_live_script(&String::from_utf8_lossy(&bytes)).into_bytes() } else { bytes };
-    respond(request, status, kind, bytes)
+    respond(out, head_only, status, kind, &bytes)
 }
 
-fn respond(request: Request, status: u16, kind: &str, bytes: Vec<u8>) {
-    let response = Response::from_data(bytes)
-        .with_status_code(status)
-        .with_header(header("Content-Type", kind))
+fn respond(out: &mut impl Write, head_only: bool, status: u16, kind: &str, bytes: &[u8]) {
+    let headers = [
+        ("Content-Type", kind),
         // A preview shows the latest build, never a cached one.
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"));
-    let _ = request.respond(response);
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("header names and values are ASCII without line breaks")
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+    ];
+    let _ = write_response(out, status, &headers, bytes, head_only);
 }
 
 #[cfg(test)]

@@ -4,14 +4,19 @@
 //! A failed build or model is reported in the terminal and over the page;
 //! it never stops the server.
 //!
-//! Threads: one accepts HTTP requests (one more per request, since event
-//! streams stay open), one runs builds one after another, and the watcher's
-//! own. [`Preview::stop`] ends them all.
+//! Threads: one accepts connections (and one more per request or open
+//! event stream, up to a fixed number: see `listen`), one runs builds one
+//! after another, and the watcher's own. [`Preview::stop`] ends them all
+//! (a request being answered finishes first, on its own thread).
 
 mod http;
+mod listen;
 mod live;
+mod relative;
 mod watch;
+mod wire;
 
+use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -20,10 +25,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use modelpages_site::{build_site, BuildOptions, NoProgress, SettingsError, SiteSettings};
 
+pub use listen::{MAX_EVENT_STREAMS, MAX_REQUESTS};
 pub use live::{BuildStatus, EVENTS_PATH, LIVE_SCRIPT_PATH};
 
 use http::SiteFiles;
+use listen::Acceptor;
 use live::LiveReload;
+use relative::RelativePaths;
 use watch::{WatchedPaths, Watcher};
 
 /// Where the settings come from; read again before every build, so an
@@ -80,11 +88,10 @@ pub trait Terminal: Send + Sync {
 /// A running preview.
 pub struct Preview {
     url: String,
-    server: Arc<tiny_http::Server>,
     live: Arc<LiveReload>,
     triggers: Sender<Trigger>,
     builder: JoinHandle<()>,
-    acceptor: JoinHandle<()>,
+    acceptor: Acceptor,
 }
 
 enum Trigger {
@@ -96,22 +103,13 @@ impl Preview {
     /// Listens, starts watching, runs the first build and returns once it is
     /// done (its outcome is printed and served like any other).
     pub fn start(options: ServeOptions, terminal: Arc<dyn Terminal>) -> Result<Preview, ServeError> {
-        let server = tiny_http::Server::http(("127.0.0.1", options.port))
-            .map_err(|e| ServeError::Listen { port: options.port, message: e.to_string() })?;
-        let port = server.server_addr().to_ip().map_or(options.port, |a| a.port());
-        let server = Arc::new(server);
+        let listen_error = |e: std::io::Error| ServeError::Listen { port: options.port, message: e.to_string() };
+        let listener = TcpListener::bind(("127.0.0.1", options.port)).map_err(listen_error)?;
+        let port = listener.local_addr().map_err(listen_error)?.port();
         let live = Arc::new(LiveReload::default());
         let mount = Arc::new(Mutex::new("/".to_owned()));
         let site = Arc::new(SiteFiles { root: options.out_dir.clone(), mount: Arc::clone(&mount), live: Arc::clone(&live) });
-        let acceptor = {
-            let server = Arc::clone(&server);
-            std::thread::spawn(move || {
-                for request in server.incoming_requests() {
-                    let site = Arc::clone(&site);
-                    std::thread::spawn(move || http::handle(request, &site));
-                }
-            })
-        };
+        let acceptor = Acceptor::start(listener, port, site);
 
         let (triggers, pending) = mpsc::channel();
         let paths = WatchedPaths::new(&options.models_dir, &options.site_src, &options.settings.path, &options.out_dir)?;
@@ -126,11 +124,18 @@ impl Preview {
             move |message: String| terminal.line(&format!("warning: watching files: {message}"))
         };
         let watcher = Watcher::start(paths, on_change, on_error)?;
-        let builder = Builder { options, terminal, live: Arc::clone(&live), mount, server_id: server_id(), builds: 0 };
+        let relative = match std::env::current_dir() {
+            Ok(cwd) => {
+                let given = [&options.models_dir, &options.out_dir, &options.site_src, &options.settings.path];
+                RelativePaths::new(&cwd, &given.map(PathBuf::as_path))
+            }
+            Err(_) => RelativePaths::default(),
+        };
+        let builder = Builder { options, terminal, live: Arc::clone(&live), mount, relative, server_id: server_id(), builds: 0 };
         let (first_done, first_build) = mpsc::channel();
         let builder = std::thread::spawn(move || builder.run(watcher, pending, first_done));
         let _ = first_build.recv();
-        Ok(Preview { url: format!("http://127.0.0.1:{port}/"), server, live, triggers, builder, acceptor })
+        Ok(Preview { url: format!("http://127.0.0.1:{port}/"), live, triggers, builder, acceptor })
     }
 
     /// The address pages are served at.
@@ -144,8 +149,7 @@ impl Preview {
         let _ = self.triggers.send(Trigger::Stop);
         let _ = self.builder.join();
         self.live.close();
-        self.server.unblock();
-        let _ = self.acceptor.join();
+        self.acceptor.stop();
     }
 }
 
@@ -174,6 +178,8 @@ struct Builder {
     terminal: Arc<dyn Terminal>,
     live: Arc<LiveReload>,
     mount: Arc<Mutex<String>>,
+    /// Pages get the build's messages with the paths written by this.
+    relative: RelativePaths,
     server_id: String,
     builds: u64,
 }
@@ -241,7 +247,13 @@ impl Builder {
             self.terminal.line(&format!("error: {error}"));
         }
         self.terminal.line(&summary);
-        self.live.publish(&BuildStatus { server: self.server_id.clone(), build: self.builds, ok: errors.is_empty(), summary, errors });
+        self.live.publish(&BuildStatus {
+            server: self.server_id.clone(),
+            build: self.builds,
+            ok: errors.is_empty(),
+            summary: self.relative.apply(&summary),
+            errors: errors.iter().map(|error| self.relative.apply(error)).collect(),
+        });
     }
 }
 

@@ -31,9 +31,10 @@ pub struct BuildStatus {
     /// Counts builds since the server started.
     pub build: u64,
     pub ok: bool,
-    /// The line the terminal printed for this build.
+    /// The line the terminal printed for this build, with paths relative to
+    /// the working folder (see `relative`).
     pub summary: String,
-    /// Each failed model's error, or why the whole build failed.
+    /// Each failed model's error, or why the whole build failed; paths as in `summary`.
     pub errors: Vec<String>,
 }
 
@@ -95,9 +96,9 @@ fn status_event(status: &BuildStatus) -> String {
 /// Writes the event stream's response head, then each event as it comes,
 /// until the listener is closed or the page goes away.
 ///
-/// The head is written by hand on the raw connection: a response body
-/// written through the HTTP library is buffered, and events must go out as
-/// they happen.
+/// The head is written here, not by `wire::write_response`, which writes
+/// whole answers of known length: a stream has no length, and its events
+/// must go out as they happen.
 pub fn stream_events(mut writer: impl Write, events: Receiver<String>) -> io::Result<()> {
     writer.write_all(
         b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n\
