@@ -178,7 +178,14 @@ pub fn fal_arguments(record: &ModelRecord, spec: &TaskSpec, mapping: &ProviderMa
     args.insert("prompt".into(), json!(sample.text));
     if mapping.adapter.as_deref() == Some("lora") {
         if let Some(path) = &mapping.adapter_weights_path {
-            let url = format!("{}/{}/resolve/main/{path}", hub_url.trim_end_matches('/'), record.id);
+            // The path was checked to stay in the repository (route); what
+            // a URL cannot hold as it is, such as a space, is encoded.
+            let url = format!(
+                "{}/{}/resolve/main/{}",
+                hub_url.trim_end_matches('/'),
+                record.id,
+                crate::escape::percent_encode_path(path)
+            );
             args.insert("loras".into(), json!([{"path": url, "scale": 1}]));
         }
     }
