@@ -341,3 +341,31 @@ fn adapter_weights_paths_that_leave_the_repository_are_refused() {
     let url = "https://huggingface.co/openfree/flux-chatgpt-ghibli-lora/resolve/main/lora%20v2/style%3A1%20%28final%29.safetensors";
     assert!(find(&out.snippets, "fal-ai", "requests").content.contains(url), "{}", find(&out.snippets, "fal-ai", "requests").content);
 }
+
+#[test]
+fn a_long_widget_text_is_not_repeated_in_every_example() {
+    // Every client of every provider quotes the sample input: a long one
+    // would be copied hundreds of times into the page.
+    let engine = SnippetEngine::new();
+    let long = "word ".repeat(1_000);
+    let mut chat = chat_served_by(["groq".to_owned(), "nebius".to_owned()]);
+    chat.widget_data = vec![
+        modelpages_record::WidgetExample { text: Some(long.clone()), ..Default::default() },
+        modelpages_record::WidgetExample { text: Some("A short question?".into()), ..Default::default() },
+    ];
+    let out = engine.inference_examples(&chat, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+    assert!(!out.snippets.iter().any(|s| s.content.contains(&long)), "the long text is quoted");
+    assert!(find(&out.snippets, "groq", "curl").content.contains("A short question?"), "the next widget text that fits is used");
+    assert!(out.notes.iter().any(|n| n == "a/chat: widget example values over 1024 bytes, or over 16 sentences, are not used in \
+                                          hosted-inference examples"), "{:?}", out.notes);
+    // Sentence lists count whole.
+    let mut similarity = record(r#"{"id": "a/sim", "pipeline_tag": "sentence-similarity"}"#);
+    similarity.widget_data = vec![modelpages_record::WidgetExample {
+        source_sentence: Some("That is a happy person".into()),
+        sentences: vec!["x".into(); 17],
+        ..Default::default()
+    }];
+    let out = engine.inference_examples(&similarity, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+    let curl = find(&out.snippets, "hf-inference", "curl");
+    assert!(curl.content.contains("That is a happy dog") && !curl.content.contains(r#""x""#), "{}", curl.content);
+}

@@ -150,6 +150,14 @@ impl crate::engine::SnippetEngine {
             }
         };
         out.notes.extend(unknown_note);
+        if inputs::has_oversized_widget_values(record) {
+            out.notes.push(format!(
+                "{}: widget example values over {} bytes, or over {} sentences, are not used in hosted-inference examples",
+                record.id,
+                inputs::MAX_SAMPLE_BYTES,
+                inputs::MAX_SAMPLE_SENTENCES
+            ));
+        }
         let sample = inputs::SampleInputs::of(record, &kind);
         let call = Arc::new(CallValues::of(record, &kind, &sample, options));
         let id = record.id.as_str();
