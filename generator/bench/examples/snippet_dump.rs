@@ -22,7 +22,11 @@ use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
 fn variants() -> Vec<(&'static str, InferenceSettings, InferenceOptions)> {
     let default = InferenceSettings::default();
-    let slashed = InferenceSettings { router_url: "https://router.example/".into(), hub_url: "https://hub.example/".into() };
+    let slashed = InferenceSettings {
+        router_url: "https://router.example/".into(),
+        hub_url: "https://hub.example/".into(),
+        ..InferenceSettings::default()
+    };
     vec![
         ("default", default.clone(), InferenceOptions::default()),
         ("streaming", default.clone(), InferenceOptions { streaming: true, ..Default::default() }),

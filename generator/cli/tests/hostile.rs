@@ -60,6 +60,7 @@ fn built() -> &'static Built {
         let (code, stderr) = run_with_deadline(
             modelpages()
                 .arg("build")
+                .arg("--all-notes")
                 .arg("--models").arg(&corpus.models)
                 .arg("--out").arg(&out)
                 .arg("--site-src").arg(site_src())
@@ -172,6 +173,20 @@ fn every_bad_input_is_an_error_naming_its_file_and_the_build_goes_on() {
     let pages = page_ids(&b.cases).len();
     let summary = format!("built {pages} models, {expected} failed in ");
     assert!(b.stderr.lines().any(|l| l.starts_with(&summary)), "no {summary:?} in\n{}", b.stderr);
+}
+
+#[test]
+fn every_part_dropped_from_a_page_is_noted() {
+    let b = built();
+    let notes: Vec<&str> = b.stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    for case in &b.cases {
+        for note in &case.notes {
+            let found = notes.iter().filter(|l| l.contains(note.as_str())).count();
+            assert_eq!(found, 1, "{}: want one note holding {note:?}, got {found}", case.name);
+        }
+    }
+    let noted: usize = b.cases.iter().map(|c| c.notes.len()).sum();
+    assert!(noted >= 4, "{noted} notes expected");
 }
 
 #[test]

@@ -68,10 +68,12 @@ pub struct GgufHeader {
     pub header_bytes: u64,
 }
 
-/// Reads the header of the GGUF file at `path` with the default limits.
-pub fn read_header(path: &Path) -> Result<GgufHeader, GgufError> {
+/// Reads the header of `file`, named `path` in errors, with the default
+/// limits. The caller opens the file: which files may be opened, and how,
+/// is its business (the site opens model folders' files as records are
+/// opened: no links, no FIFOs).
+pub fn read_header(file: File, path: &Path) -> Result<GgufHeader, GgufError> {
     let io_error = |source| GgufError::new(path, GgufErrorKind::Io(source));
-    let file = File::open(path).map_err(io_error)?;
     let len = file.metadata().map_err(io_error)?.len();
     parse_header(BufReader::new(file), path, Some(len), &Limits::default())
 }

@@ -2,6 +2,8 @@
 
 use serde_norway::Value as Yaml;
 
+use crate::yaml_size::{expanded_size, SizeError};
+
 /// A model card split into its metadata and its Markdown body.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModelCard {
@@ -30,10 +32,28 @@ impl CardMeta {
     }
 }
 
-/// Front matter that is not valid YAML.
+/// Front matter that cannot be read.
 #[derive(Debug, thiserror::Error)]
-#[error("front matter is not valid YAML: {0}")]
-pub struct FrontMatterError(String);
+pub enum FrontMatterError {
+    #[error("front matter is not valid YAML: {0}")]
+    Invalid(String),
+    /// Its aliases expand it past the limit: a few kilobytes of YAML can
+    /// stand for gigabytes (see [`crate::yaml_size`]).
+    #[error(
+        "front matter expands to more than {limit} bytes through YAML aliases; at most {EXPANSION_FACTOR} times \
+         its own size ({} MiB at least) is read",
+        MIN_EXPANSION_LIMIT >> 20
+    )]
+    TooLarge { limit: usize },
+}
+
+/// How much larger than its text front matter may become once its aliases
+/// are expanded. Without aliases it is at most about 1.5 times (see
+/// [`expanded_size`]), so only aliases can reach this.
+pub const EXPANSION_FACTOR: usize = 4;
+/// The expansion allowed to any front matter, however short: a card may
+/// repeat a value with aliases.
+pub const MIN_EXPANSION_LIMIT: usize = 1 << 20;
 
 impl ModelCard {
     /// Splits `text` into front matter and body and reads the metadata.
@@ -45,7 +65,14 @@ impl ModelCard {
         let value: Yaml = if yaml.trim().is_empty() {
             Yaml::Null
         } else {
-            serde_norway::from_str(yaml).map_err(|e| FrontMatterError(e.to_string()))?
+            // Measured first, so that what is built is bounded by the text.
+            let limit = yaml.len().saturating_mul(EXPANSION_FACTOR).max(MIN_EXPANSION_LIMIT);
+            match expanded_size(yaml, limit) {
+                Ok(_) => {}
+                Err(SizeError::TooLarge) => return Err(FrontMatterError::TooLarge { limit }),
+                Err(SizeError::Invalid(e)) => return Err(FrontMatterError::Invalid(e.to_string())),
+            }
+            serde_norway::from_str(yaml).map_err(|e| FrontMatterError::Invalid(e.to_string()))?
         };
         let field = |name: &str| strings_of(value.get(name));
         let meta = CardMeta {
@@ -130,6 +157,54 @@ mod tests {
         let empty = ModelCard::parse("---\n---\nBody").unwrap();
         assert!(empty.meta.is_empty());
         assert_eq!(empty.body, "Body");
+    }
+
+    /// Front matter whose anchor holds `anchor_bytes` and is aliased `aliases` times.
+    fn aliased(anchor_bytes: usize, aliases: usize) -> String {
+        let mut text = format!("---\nbig: &big \"{}\"\nlicense: mit\nmany: [", "x".repeat(anchor_bytes));
+        text.push_str(&vec!["*big"; aliases].join(", "));
+        text.push_str("]\n---\nbody\n");
+        text
+    }
+
+    #[test]
+    fn an_anchor_aliased_thousands_of_times_is_refused() {
+        // 100 KB replayed 2,000 times would be 200 MB of strings.
+        let err = ModelCard::parse(&aliased(100_000, 2_000)).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "front matter expands to more than 1048576 bytes through YAML aliases; at most 4 times its own size \
+             (1 MiB at least) is read"
+        );
+    }
+
+    #[test]
+    fn nested_aliases_are_measured_as_expanded() {
+        // A billion laughs whose levels are too few for the parser's own
+        // repetition limit: 10 KB, 10 x 10 x 10 times over, is 10 MB.
+        let mut text = format!("---\na: &a \"{}\"\n", "x".repeat(10_000));
+        for (level, prev) in ['b', 'c', 'd'].into_iter().zip(['a', 'b', 'c']) {
+            text.push_str(&format!("{level}: &{level} [{}]\n", vec![format!("*{prev}"); 10].join(", ")));
+        }
+        text.push_str("license: mit\n---\nbody\n");
+        let err = ModelCard::parse(&text).unwrap_err().to_string();
+        assert!(err.contains("through YAML aliases"), "{err}");
+    }
+
+    #[test]
+    fn modest_aliases_are_read_and_the_limit_grows_with_the_text() {
+        // A few aliases, as cards use them to repeat a value.
+        let card = ModelCard::parse("---\nbase: &base meta-llama/Llama-3.1-8B\nbase_model: *base\ntags: [*base, x]\n---\n")
+            .unwrap();
+        assert_eq!(card.meta.base_model, ["meta-llama/Llama-3.1-8B"]);
+        assert_eq!(card.meta.tags, ["meta-llama/Llama-3.1-8B", "x"]);
+        // Aliases adding up to less than the front matter's own size.
+        assert_eq!(ModelCard::parse(&aliased(1_000, 500)).unwrap().meta.license, ["mit"]);
+        // The limit grows with the front matter: 2 MB of aliases are refused
+        // in a short card and read in one with 1 MB of text of its own.
+        assert!(ModelCard::parse(&aliased(100_000, 20)).is_err());
+        let long = aliased(100_000, 20).replacen("license: mit", &format!("license: mit\nabout: {}", "y".repeat(1 << 20)), 1);
+        assert_eq!(ModelCard::parse(&long).unwrap().meta.license, ["mit"]);
     }
 
     #[test]

@@ -8,11 +8,12 @@ mod card;
 mod id;
 mod load;
 mod record;
+mod yaml_size;
 
-pub use card::{CardMeta, FrontMatterError, ModelCard};
+pub use card::{CardMeta, FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use id::{IdError, ModelId, MAX_ID_LEN};
 pub use load::{
-    discover, load_model, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
+    discover, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
     ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,
 };
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};

@@ -264,13 +264,8 @@ fn read_regular_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, RecordE
     if !meta.is_file() {
         return Err(RecordError::invalid(path, "is not a regular file"));
     }
-    // The file may have been swapped since the check: open it without
-    // following a link or waiting for a FIFO's writer, and check what was opened.
-    let file = open_no_follow(path).map_err(io_error)?;
-    let meta = file.metadata().map_err(io_error)?;
-    if !meta.is_file() {
-        return Err(RecordError::invalid(path, "is not a regular file"));
-    }
+    // The file may have been swapped since the check.
+    let (file, meta) = open_regular_file(path)?;
     let too_large = |size: u64| {
         RecordError::invalid(path, format!("is {size} bytes; at most {limit} bytes ({} MiB) are read", limit >> 20))
     };
@@ -284,6 +279,26 @@ fn read_regular_file(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, RecordE
         return Err(too_large(bytes.len() as u64));
     }
     Ok(Some(bytes))
+}
+
+/// Opens `path` for reading if it is a regular file, judged on what was
+/// opened: a link is not followed and opening a FIFO does not wait for a
+/// writer, so a file swapped for either after an earlier look can neither
+/// point outside the models folder nor stall the build. Every file of a
+/// model folder is opened this way; the file comes with its metadata.
+pub fn open_regular_file(path: &Path) -> Result<(fs::File, fs::Metadata), RecordError> {
+    let file = open_no_follow(path).map_err(|source| {
+        #[cfg(unix)]
+        if source.raw_os_error() == Some(libc::ELOOP) {
+            return RecordError::invalid(path, "is a symbolic link; links are not followed");
+        }
+        RecordError::Io { path: path.to_owned(), source }
+    })?;
+    let meta = file.metadata().map_err(|source| RecordError::Io { path: path.to_owned(), source })?;
+    if !meta.is_file() {
+        return Err(RecordError::invalid(path, "is not a regular file"));
+    }
+    Ok((file, meta))
 }
 
 #[cfg(unix)]

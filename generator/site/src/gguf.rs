@@ -1,15 +1,16 @@
 //! GGUF files of a model: those its record lists (`siblings`) and those lying
 //! in its folder, whose headers are read (only the headers). A file that
-//! cannot be read is reported by name and left without header facts; the
+//! cannot be read is reported by name and left without header facts, and a
+//! link or anything but a regular file is reported and never read; the
 //! model still builds.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io;
 use std::path::Path;
 
 use modelpages_gguf::{read_header, GgufHeader, GgufListing};
-use modelpages_record::{LoadedModel, ModelRecord, RecordError};
+use modelpages_record::{open_regular_file, LoadedModel, ModelRecord, RecordError};
 use modelpages_render::{LocalAppAction, LocalAppExample};
 use modelpages_snippets::{LocalAppKind, SnippetEngine, SnippetError};
 
@@ -17,14 +18,23 @@ use modelpages_snippets::{LocalAppKind, SnippetEngine, SnippetError};
 #[derive(Debug, Default)]
 pub struct ModelGguf {
     pub listing: GgufListing,
-    /// One per file that is a link or whose header could not be read.
+    /// One per entry that is a link or not a regular file, or whose header
+    /// could not be read.
     pub errors: Vec<RecordError>,
 }
 
-/// The `.gguf` files directly in `dir` (links are reported, not followed),
-/// with their sizes.
-fn local_gguf_files(dir: &Path) -> (Vec<(String, u64)>, Vec<RecordError>) {
-    let mut files = Vec::new();
+/// A GGUF file in a model's folder: its size, and its header or why that
+/// was not read.
+struct LocalGguf {
+    size: u64,
+    header: Result<GgufHeader, RecordError>,
+}
+
+/// The `.gguf` files directly in `dir` by name, and the entries that could
+/// not be used: a link, anything but a regular file (which is not opened:
+/// opening a device can do things), an entry that could not be read.
+fn local_gguf_files(dir: &Path) -> (BTreeMap<String, LocalGguf>, Vec<RecordError>) {
+    let mut files = BTreeMap::new();
     let mut errors = Vec::new();
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -44,21 +54,30 @@ fn local_gguf_files(dir: &Path) -> (Vec<(String, u64)>, Vec<RecordError>) {
         if !name.to_ascii_lowercase().ends_with(".gguf") {
             continue;
         }
-        match entry.file_type() {
-            Ok(kind) if kind.is_symlink() => errors.push(RecordError::Invalid {
-                path,
-                message: "is a symbolic link; links are not followed".into(),
-            }),
-            Ok(kind) if kind.is_file() => match entry.metadata() {
-                Ok(meta) => files.push((name, meta.len())),
-                Err(source) => errors.push(RecordError::Io { path, source }),
-            },
-            Ok(_) => {}
-            Err(source) => errors.push(RecordError::Io { path, source }),
+        let invalid = |message: &str| RecordError::Invalid { path: path.clone(), message: message.into() };
+        let found = match entry.file_type() {
+            Ok(kind) if kind.is_symlink() => Err(invalid("is a symbolic link; links are not followed")),
+            Ok(kind) if kind.is_file() => local_gguf_file(&path),
+            Ok(_) => Err(invalid("is not a regular file")),
+            Err(source) => Err(RecordError::Io { path: path.clone(), source }),
+        };
+        match found {
+            Ok(file) => {
+                files.insert(name, file);
+            }
+            Err(err) => errors.push(err),
         }
     }
-    files.sort();
     (files, errors)
+}
+
+/// The GGUF file at `path`, opened as a record is: a link or a FIFO swapped
+/// in since the folder was listed is refused, without waiting for a writer.
+fn local_gguf_file(path: &Path) -> Result<LocalGguf, RecordError> {
+    let (file, meta) = open_regular_file(path)?;
+    let header = read_header(file, path)
+        .map_err(|err| RecordError::Invalid { path: err.path, message: err.kind.to_string() });
+    Ok(LocalGguf { size: meta.len(), header })
 }
 
 /// The GGUF files of the model in `dir` described by `record`: the record's
@@ -67,16 +86,18 @@ fn local_gguf_files(dir: &Path) -> (Vec<(String, u64)>, Vec<RecordError>) {
 pub fn model_gguf(dir: &Path, record: &ModelRecord) -> ModelGguf {
     let (local, mut errors) = local_gguf_files(dir);
     let mut headers: HashMap<String, GgufHeader> = HashMap::new();
-    for (name, _) in &local {
-        match read_header(&dir.join(name)) {
+    let mut sizes: Vec<(String, u64)> = Vec::with_capacity(local.len());
+    for (name, file) in local {
+        match file.header {
             Ok(header) => {
                 headers.insert(name.clone(), header);
             }
-            Err(err) => errors.push(RecordError::Invalid { path: err.path, message: err.kind.to_string() }),
+            Err(err) => errors.push(err),
         }
+        sizes.push((name, file.size));
     }
     let mut files: Vec<(&str, Option<u64>)> = record.siblings.iter().map(|s| (s.rfilename.as_str(), s.size)).collect();
-    for (name, size) in &local {
+    for (name, size) in &sizes {
         match files.iter_mut().find(|(listed, _)| listed == name) {
             Some(listed) => listed.1 = listed.1.or(Some(*size)),
             None => files.push((name, Some(*size))),
@@ -145,5 +166,59 @@ mod tests {
             assert!(gguf.errors[0].to_string().contains("m-F16.gguf: is a symbolic link"), "{}", gguf.errors[0]);
         }
         assert!(model_gguf(&dir.path().join("missing"), &record).errors.is_empty(), "no folder, no files");
+    }
+
+    /// Runs `f` on another thread and fails if it does not return within
+    /// seconds: a read that waits on a FIFO would wait forever.
+    fn within_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(f()));
+        result.recv_timeout(std::time::Duration::from_secs(10)).expect("returned within 10 s, not waiting on a FIFO")
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0, "mkfifo {}", path.display());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_for_a_fifo_or_a_link_after_listing_is_refused_without_waiting() {
+        // What the folder listing saw as a regular file is now a FIFO with
+        // no writer, or a link: reading the header refuses both at once.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("m-Q4_K_M.gguf");
+        mkfifo(&fifo);
+        let err = within_seconds(move || local_gguf_file(&fifo).err().map(|e| e.to_string()));
+        assert!(err.as_deref().is_some_and(|e| e.ends_with("m-Q4_K_M.gguf: is not a regular file")), "{err:?}");
+        let bytes = GgufWriter::new().tensor("w", &[32], TensorType(0)).to_bytes();
+        std::fs::write(dir.path().join("real.bin"), bytes).unwrap();
+        let link = dir.path().join("m-Q8_0.gguf");
+        std::os::unix::fs::symlink("real.bin", &link).unwrap();
+        let err = local_gguf_file(&link).err().map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.ends_with("m-Q8_0.gguf: is a symbolic link; links are not followed")), "{err:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_the_folder_is_noted_and_the_other_files_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = GgufWriter::new().tensor("w", &[32], TensorType(0)).to_bytes();
+        std::fs::write(dir.path().join("m-Q8_0.gguf"), &bytes).unwrap();
+        mkfifo(&dir.path().join("m-Q4_K_M.gguf"));
+        std::fs::create_dir(dir.path().join("m-F16.gguf")).unwrap();
+        let record: ModelRecord = serde_json::from_str(r#"{"id": "a/m"}"#).unwrap();
+        let path = dir.path().to_owned();
+        let gguf = within_seconds(move || model_gguf(&path, &record));
+        let rows: Vec<(&str, bool)> = gguf.listing.groups.iter().map(|g| (g.label.as_str(), g.facts().is_some())).collect();
+        assert_eq!(rows, [("Q8_0", true)]);
+        let mut errors: Vec<String> = gguf.errors.iter().map(|e| e.to_string()).collect();
+        errors.sort();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].ends_with("m-F16.gguf: is not a regular file"), "{errors:?}");
+        assert!(errors[1].ends_with("m-Q4_K_M.gguf: is not a regular file"), "{errors:?}");
     }
 }

@@ -5,12 +5,14 @@
 //! base_url = "https://hub.example/"
 //! router_url = "https://router.hub.example"
 //! hub_url = "https://hub.example"
+//! extra_providers = ["acme-gpu"]
 //! ```
 //!
 //! Every key is optional; a missing file means the public Hub's defaults.
 
 use std::path::{Path, PathBuf};
 
+use modelpages_snippets::inference::is_provider_name;
 use modelpages_snippets::InferenceSettings;
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +29,9 @@ pub struct SiteSettings {
     pub router_url: String,
     /// The hub that serves model files (used in LoRA weight URLs).
     pub hub_url: String,
+    /// Inference providers that get examples besides those the generator
+    /// knows (a private router's own); lowercase letters, digits and `-`.
+    pub extra_providers: Vec<String>,
 }
 
 impl Default for SiteSettings {
@@ -37,6 +42,7 @@ impl Default for SiteSettings {
             base_url: "/".into(),
             router_url: inference.router_url,
             hub_url: inference.hub_url,
+            extra_providers: inference.extra_providers,
         }
     }
 }
@@ -71,6 +77,16 @@ impl SiteSettings {
                 });
             }
         }
+        // Provider names become code strings and environment variable
+        // names: only the plain names the Hub uses.
+        if let Some(name) = settings.extra_providers.iter().find(|name| !is_provider_name(name)) {
+            return Err(SettingsError::Invalid {
+                path: path.to_owned(),
+                message: format!(
+                    "extra_providers: {name:?} is not a provider name (a lowercase letter, then lowercase letters, digits and `-`)"
+                ),
+            });
+        }
         Ok(settings)
     }
 
@@ -78,6 +94,7 @@ impl SiteSettings {
         InferenceSettings {
             router_url: self.router_url.trim_end_matches('/').to_owned(),
             hub_url: self.hub_url.trim_end_matches('/').to_owned(),
+            extra_providers: self.extra_providers.clone(),
         }
     }
 }
@@ -109,5 +126,19 @@ mod tests {
         assert!(err.contains("unknown field `titel`"), "{err}");
         std::fs::write(&path, "router_url = \"javascript:alert(1)\"\n").unwrap();
         assert!(SiteSettings::load(&path, true).unwrap_err().to_string().contains("router_url must be"));
+    }
+
+    #[test]
+    fn extra_providers_are_plain_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        std::fs::write(&path, "extra_providers = [\"acme-gpu\", \"lab2\"]\n").unwrap();
+        assert_eq!(SiteSettings::load(&path, true).unwrap().inference().extra_providers, ["acme-gpu", "lab2"]);
+        for bad in ["Acme", "acme_gpu", "2lab", "", "a\\\"b"] {
+            std::fs::write(&path, format!("extra_providers = [\"ok\", \"{bad}\"]\n")).unwrap();
+            let err = SiteSettings::load(&path, true).unwrap_err().to_string();
+            assert!(err.contains("extra_providers: ") && err.contains("is not a provider name"), "{bad}: {err}");
+        }
+        assert!(SiteSettings::default().extra_providers.is_empty());
     }
 }

@@ -1,4 +1,5 @@
-//! Putting record values into code safely: one literal form per language.
+//! Putting record values into code safely: one literal form per language,
+//! and percent-encoding for the values that go into URLs.
 //!
 //! Record values are untrusted. Every value that lands in an example goes
 //! through one of these, so a quote, newline or `${...}` in a tag or widget
@@ -240,9 +241,29 @@ pub fn py_value(value: &Value) -> String {
     }
 }
 
+/// `s` with every byte but unreserved URL characters and `/` percent-encoded,
+/// so it can stand in a URL path or query value as it is.
+pub fn percent_encode_path(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_encoding() {
+        assert_eq!(percent_encode_path("org/Model-1.5_x~"), "org/Model-1.5_x~");
+        assert_eq!(percent_encode_path("a b&c?d#é'\""), "a%20b%26c%3Fd%23%C3%A9%27%22");
+    }
 
     #[test]
     fn literals_escape_what_their_language_needs() {

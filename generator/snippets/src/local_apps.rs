@@ -178,7 +178,7 @@ impl SnippetEngine {
             };
             match (app.kind, &rule.url) {
                 (LocalAppKind::Deeplink, Some(url)) => {
-                    examples.push(example(&format!("Open in {}", app.label), None, url.replace("{id}", &percent_encode_path(&record.id))));
+                    examples.push(example(&format!("Open in {}", app.label), None, url.replace("{id}", &crate::escape::percent_encode_path(&record.id))));
                 }
                 _ => {
                     for command in &app.commands {
@@ -192,20 +192,6 @@ impl SnippetEngine {
         }
         Ok(examples)
     }
-}
-
-/// `s` with every byte but unreserved URL characters and `/` percent-encoded,
-/// so it can stand in a URL path or query value as it is.
-fn percent_encode_path(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -240,9 +226,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn percent_encoding() {
-        assert_eq!(percent_encode_path("org/Model-1.5_x~"), "org/Model-1.5_x~");
-        assert_eq!(percent_encode_path("a b&c?d#é'\""), "a%20b%26c%3Fd%23%C3%A9%27%22");
-    }
 }

@@ -171,7 +171,11 @@ fn lora_adapters_send_their_weights_url() {
     assert!(find(&all, "fal-ai", "fetch").content.contains(url));
     // The hub URL is a site setting.
     let engine = SnippetEngine::new();
-    let settings = InferenceSettings { router_url: "https://router.hub.example".into(), hub_url: "https://hub.example".into() };
+    let settings = InferenceSettings {
+        router_url: "https://router.hub.example".into(),
+        hub_url: "https://hub.example".into(),
+        ..InferenceSettings::default()
+    };
     let own = engine.inference_examples(&record(LORA), &settings, &InferenceOptions::default()).unwrap().snippets;
     let requests = find(&own, "fal-ai", "requests");
     assert!(requests.content.contains("https://hub.example/openfree/flux-chatgpt-ghibli-lora/resolve/main/ghibli.safetensors"));
@@ -186,10 +190,10 @@ fn a_provider_that_cannot_serve_the_task_is_noted_and_skipped() {
     let out = engine.inference_examples(&r, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
     assert!(!out.snippets.iter().any(|s| s.provider == "together"));
     assert!(out.notes.iter().any(|n| n.contains("\"together\" serves task \"conversational\", not \"text-classification\"")), "{:?}", out.notes);
-    let asked = InferenceOptions { providers: Some(vec!["nobody".into()]), ..Default::default() };
+    let asked = InferenceOptions { providers: Some(vec!["groq".into()]), ..Default::default() };
     let out = engine.inference_examples(&r, &InferenceSettings::default(), &asked).unwrap();
     assert!(out.snippets.is_empty());
-    assert!(out.notes[0].contains("\"nobody\" has no mapping"), "{:?}", out.notes);
+    assert!(out.notes[0].contains("\"groq\" has no mapping"), "{:?}", out.notes);
 }
 
 #[test]
@@ -244,4 +248,124 @@ fn bill_to_is_dropped_with_a_providers_own_key() {
     let all = examples(CHAT, options);
     assert!(!find(&all, "together", "curl").content.contains("X-HF-Bill-To"));
     assert!(find(&all, "hf-inference", "curl").content.contains("X-HF-Bill-To: acme-org"), "hf-inference uses the HF token");
+}
+
+/// A chat record served by `providers`, each live for chat, plus together.
+fn chat_served_by(providers: impl IntoIterator<Item = String>) -> ModelRecord {
+    let mut mapping = serde_json::Map::new();
+    mapping.insert("together".into(), serde_json::json!({"providerId": "x/y", "status": "live", "task": "conversational"}));
+    for provider in providers {
+        mapping.insert(provider, serde_json::json!({"providerId": "x/y", "status": "live", "task": "conversational"}));
+    }
+    serde_json::from_value(serde_json::json!({"id": "a/chat", "pipeline_tag": "text-generation", "tags": ["conversational"],
+                                              "inferenceProviderMapping": mapping}))
+    .unwrap()
+}
+
+#[test]
+fn unknown_providers_get_no_examples_and_one_note() {
+    let engine = SnippetEngine::new();
+    let unknown: Vec<String> = (0..4_000).map(|n| format!("made-up-{n}")).collect();
+    let out = engine.inference_examples(&chat_served_by(unknown), &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+    let mut providers: Vec<&str> = out.snippets.iter().map(|s| s.provider.as_str()).collect();
+    providers.dedup();
+    assert!(providers == ["auto", "hf-inference", "together"], "{} providers got examples", providers.len());
+    assert_eq!(out.notes.len(), 1, "{:?}", &out.notes[..out.notes.len().min(3)]);
+    let note = &out.notes[0];
+    assert!(note.starts_with("a/chat: 4000 providers are not known here and get no examples: \"made-up-0\", "), "{note}");
+    assert!(note.contains(" and 3995 more") && note.len() < 400, "{note}");
+}
+
+#[test]
+fn providers_the_settings_add_get_examples() {
+    let engine = SnippetEngine::new();
+    let record = chat_served_by(["acme-gpu".to_owned(), "made-up".to_owned()]);
+    let settings = InferenceSettings { extra_providers: vec!["acme-gpu".into()], ..InferenceSettings::default() };
+    let out = engine.inference_examples(&record, &settings, &InferenceOptions::default()).unwrap();
+    let curl = find(&out.snippets, "acme-gpu", "curl");
+    assert!(curl.content.contains(r#""model": "a/chat:acme-gpu""#), "{}", curl.content);
+    assert!(!has(&out.snippets, "made-up", "curl"));
+    assert_eq!(out.notes.len(), 1);
+    assert!(out.notes[0].contains("1 provider is not known here and gets no examples: \"made-up\""), "{:?}", out.notes);
+}
+
+#[test]
+fn the_hubs_providers_are_known() {
+    // Providers that serve models on the public Hub: their records keep their examples.
+    let hub = [
+        "black-forest-labs", "cerebras", "cohere", "fal-ai", "featherless-ai", "fireworks-ai", "groq", "hyperbolic",
+        "nebius", "novita", "nscale", "ovhcloud", "publicai", "replicate", "sambanova", "scaleway", "together",
+        "wavespeed", "zai-org",
+    ];
+    let engine = SnippetEngine::new();
+    let record = chat_served_by(hub.iter().map(|p| p.to_string()));
+    let out = engine.inference_examples(&record, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+    for provider in hub {
+        assert!(has(&out.snippets, provider, "curl"), "{provider}: {:?}", out.notes);
+    }
+    assert!(out.notes.is_empty(), "{:?}", out.notes);
+}
+
+#[test]
+fn adapter_weights_paths_that_leave_the_repository_are_refused() {
+    let engine = SnippetEngine::new();
+    let lora_with = |path: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(LORA).unwrap();
+        json["inferenceProviderMapping"][0]["adapterWeightsPath"] = serde_json::json!(path);
+        serde_json::from_value::<ModelRecord>(json).unwrap()
+    };
+    let refused = [
+        "../../../../attacker/repo/resolve/main/w.safetensors",
+        "weights/../../other/w.safetensors",
+        "/etc/w.safetensors",
+        "https://evil.example/w.safetensors",
+        "w.safetensors#x",
+        "w.safetensors?download=1",
+        "a\\..\\w.safetensors",
+        "a//w.safetensors",
+        "./w.safetensors",
+        "w.safetensors/",
+        "w\u{0}.safetensors",
+        "w\n.safetensors",
+        "",
+    ];
+    for path in refused {
+        let out = engine.inference_examples(&lora_with(path), &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+        assert!(!out.snippets.iter().any(|s| s.provider == "fal-ai"), "{path:?} gave fal-ai examples");
+        assert!(out.notes.iter().any(|n| n.contains("provider \"fal-ai\" has an unusable adapter weights path")), "{path:?}: {:?}", out.notes);
+    }
+    // A path in a folder, with a space and a colon after the first `/`: kept, and encoded in the URL.
+    let out = engine
+        .inference_examples(&lora_with("lora v2/style:1 (final).safetensors"), &InferenceSettings::default(), &InferenceOptions::default())
+        .unwrap();
+    let url = "https://huggingface.co/openfree/flux-chatgpt-ghibli-lora/resolve/main/lora%20v2/style%3A1%20%28final%29.safetensors";
+    assert!(find(&out.snippets, "fal-ai", "requests").content.contains(url), "{}", find(&out.snippets, "fal-ai", "requests").content);
+}
+
+#[test]
+fn a_long_widget_text_is_not_repeated_in_every_example() {
+    // Every client of every provider quotes the sample input: a long one
+    // would be copied hundreds of times into the page.
+    let engine = SnippetEngine::new();
+    let long = "word ".repeat(1_000);
+    let mut chat = chat_served_by(["groq".to_owned(), "nebius".to_owned()]);
+    chat.widget_data = vec![
+        modelpages_record::WidgetExample { text: Some(long.clone()), ..Default::default() },
+        modelpages_record::WidgetExample { text: Some("A short question?".into()), ..Default::default() },
+    ];
+    let out = engine.inference_examples(&chat, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+    assert!(!out.snippets.iter().any(|s| s.content.contains(&long)), "the long text is quoted");
+    assert!(find(&out.snippets, "groq", "curl").content.contains("A short question?"), "the next widget text that fits is used");
+    assert!(out.notes.iter().any(|n| n == "a/chat: widget example values over 1024 bytes, or over 16 sentences, are not used in \
+                                          hosted-inference examples"), "{:?}", out.notes);
+    // Sentence lists count whole.
+    let mut similarity = record(r#"{"id": "a/sim", "pipeline_tag": "sentence-similarity"}"#);
+    similarity.widget_data = vec![modelpages_record::WidgetExample {
+        source_sentence: Some("That is a happy person".into()),
+        sentences: vec!["x".into(); 17],
+        ..Default::default()
+    }];
+    let out = engine.inference_examples(&similarity, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
+    let curl = find(&out.snippets, "hf-inference", "curl");
+    assert!(curl.content.contains("That is a happy dog") && !curl.content.contains(r#""x""#), "{}", curl.content);
 }

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::{error, page, syntax_error, Case, Corpus, Expect, PAYLOAD};
 
 fn case(name: &'static str, expect: Expect) -> Case {
-    Case { name, expect }
+    Case { name, expect, notes: Vec::new() }
 }
 
 /// `value` as a JSON string literal.
@@ -29,6 +29,7 @@ pub fn all(c: &Corpus) -> Vec<Case> {
     cases.extend(cards(c));
     cases.extend(values(c));
     cases.extend(file_system(c));
+    cases.extend(input_limits(c));
     cases
 }
 
@@ -311,5 +312,51 @@ fn file_system(c: &Corpus) -> Vec<Case> {
         } else {
             error("fs/unreadable-folder", "Permission denied")
         }),
+    ]
+}
+
+/// One part of a model that would cost a page or the build far more than
+/// its size (issue 16): the model fails, or the part is dropped with a note.
+fn input_limits(c: &Corpus) -> Vec<Case> {
+    let noted = |name, expect, note: &str| Case { notes: vec![note.to_owned()], ..case(name, expect) };
+    // A 100 KB anchor aliased 2,000 times: 200 MB once expanded.
+    c.record("limits/yaml-aliases", r#"{"id": "limits/yaml-aliases"}"#);
+    let aliases = vec!["*big"; 2_000].join(", ");
+    c.card("limits/yaml-aliases", &format!("---\nbig: &big \"{}\"\nlicense: [{aliases}]\n---\nbody\n", "x".repeat(100_000)));
+    // Three levels of ten aliases of a 10 KB string: 10 MB, within the
+    // YAML parser's own limit on alias replays.
+    c.record("limits/yaml-laughs", r#"{"id": "limits/yaml-laughs"}"#);
+    let mut laughs = format!("---\na: &a \"{}\"\n", "lol".repeat(3_400));
+    for (level, prev) in ['b', 'c', 'd'].into_iter().zip(['a', 'b', 'c']) {
+        laughs.push_str(&format!("{level}: &{level} [{}]\n", vec![format!("*{prev}"); 10].join(", ")));
+    }
+    c.card("limits/yaml-laughs", &(laughs + "license: *d\n---\nbody\n"));
+    // 4,000 well-formed providers the site does not know.
+    let mut mapping = serde_json::Map::new();
+    mapping.insert("together".into(), json!({"providerId": "x/y", "status": "live", "task": "conversational"}));
+    for n in 0..4_000 {
+        mapping.insert(format!("made-up-{n}"), json!({"providerId": "x/y", "status": "live", "task": "conversational"}));
+    }
+    let id = "limits/unknown-providers";
+    c.record(id, &json!({"id": id, "pipeline_tag": "text-generation", "tags": ["conversational"], "inferenceProviderMapping": mapping}).to_string());
+    // A LoRA whose weights path climbs into another repository.
+    let id = "limits/adapter-path";
+    let mapping = json!([{"provider": "fal-ai", "providerId": "fal-ai/flux-lora", "status": "live", "task": "text-to-image",
+                          "adapter": "lora", "adapterWeightsPath": "../../../../attacker/repo/resolve/main/w.safetensors"}]);
+    c.record(id, &json!({"id": id, "pipeline_tag": "text-to-image", "library_name": "diffusers", "inferenceProviderMapping": mapping}).to_string());
+    // A FIFO and a link where a GGUF file would be.
+    c.record("fs/fifo-gguf", r#"{"id": "fs/fifo-gguf"}"#);
+    c.fifo("models/fs/fifo-gguf/m-Q4_K_M.gguf");
+    c.record("fs/link-gguf", r#"{"id": "fs/link-gguf"}"#);
+    c.link("models/fs/link-gguf/m-Q4_K_M.gguf", &c.outside.join("secret.json"));
+    vec![
+        case("card-yaml-alias-100kb-x2000", error("limits/yaml-aliases/README.md", "front matter expands to more than 1048576 bytes through YAML aliases")),
+        case("card-yaml-alias-nested-strings", error("limits/yaml-laughs/README.md", "front matter expands to more than 1048576 bytes through YAML aliases")),
+        noted("type-mapping-4000-unknown-providers", page("limits/unknown-providers", &[]),
+              "limits/unknown-providers: 4000 providers are not known here and get no examples: \"made-up-0\""),
+        noted("type-mapping-adapter-path-traversal", page("limits/adapter-path", &[]),
+              "limits/adapter-path: provider \"fal-ai\" has an unusable adapter weights path \"../../../../attacker/repo/resolve/main/w.safetensors\""),
+        noted("fs-fifo-gguf", page("fs/fifo-gguf", &[]), "fs/fifo-gguf/m-Q4_K_M.gguf: is not a regular file"),
+        noted("fs-link-gguf", page("fs/link-gguf", &[]), "fs/link-gguf/m-Q4_K_M.gguf: is a symbolic link; links are not followed"),
     ]
 }

@@ -42,6 +42,9 @@ pub enum Expect {
 pub struct Case {
     pub name: &'static str,
     pub expect: Expect,
+    /// Text that one `note:` line of the build must hold (a part dropped
+    /// from a page that still builds).
+    pub notes: Vec<String>,
 }
 
 /// Where the corpus is written: `models/` is what the build reads,

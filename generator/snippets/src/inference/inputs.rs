@@ -1,5 +1,10 @@
 //! Sample inputs for inference examples: the model's own widget data first,
 //! then a default per task (the spec's constants where it names one).
+//!
+//! Every client of every provider quotes the sample input, hundreds of
+//! examples on a chat model's page, so widget values are used only up to a
+//! size ([`MAX_SAMPLE_BYTES`], [`MAX_SAMPLE_SENTENCES`]): a record's long
+//! value would otherwise be copied into the page hundreds of times.
 
 use std::sync::OnceLock;
 
@@ -10,6 +15,29 @@ use serde_json::{json, Map, Value};
 
 use super::providers::ProviderMapping;
 use super::{RequestKind, TaskSpec};
+
+/// Longest widget value (text, context, source sentence, all sentences
+/// together) an example quotes; real widget texts are a sentence or a
+/// paragraph.
+pub const MAX_SAMPLE_BYTES: usize = 1024;
+/// Most sentences of a widget example a sentence-similarity example quotes.
+pub const MAX_SAMPLE_SENTENCES: usize = 16;
+
+fn fits(value: &str) -> bool {
+    value.len() <= MAX_SAMPLE_BYTES
+}
+
+fn sentences_fit(sentences: &[String]) -> bool {
+    sentences.len() <= MAX_SAMPLE_SENTENCES && sentences.iter().map(String::len).sum::<usize>() <= MAX_SAMPLE_BYTES
+}
+
+/// Whether the record's widget data holds a value too large for examples
+/// (which then use another example's value or the task's default).
+pub fn has_oversized_widget_values(record: &ModelRecord) -> bool {
+    record.widget_data.iter().any(|w| {
+        [&w.text, &w.context, &w.source_sentence].into_iter().flatten().any(|v| !fits(v)) || !sentences_fit(&w.sentences)
+    })
+}
 
 /// Spec: the sample image-generation prompt is an astronaut in a jungle.
 pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted colors, detailed, 8k";
@@ -35,9 +63,12 @@ pub struct SampleInputs {
 
 impl SampleInputs {
     pub fn of(record: &ModelRecord, kind: &RequestKind<'_>) -> SampleInputs {
-        let widget_text = record.widget_data.iter().find_map(|w| w.text.clone());
-        let widget_context = record.widget_data.iter().find_map(|w| w.context.clone());
-        let similarity = record.widget_data.iter().find(|w| w.source_sentence.is_some());
+        let widget_text = record.widget_data.iter().find_map(|w| w.text.clone().filter(|v| fits(v)));
+        let widget_context = record.widget_data.iter().find_map(|w| w.context.clone().filter(|v| fits(v)));
+        let similarity = record
+            .widget_data
+            .iter()
+            .find(|w| w.source_sentence.as_deref().is_some_and(fits) && sentences_fit(&w.sentences));
         let task = match kind {
             RequestKind::Chat => "chat",
             RequestKind::Task(spec) => spec.task.as_str(),
@@ -178,7 +209,14 @@ pub fn fal_arguments(record: &ModelRecord, spec: &TaskSpec, mapping: &ProviderMa
     args.insert("prompt".into(), json!(sample.text));
     if mapping.adapter.as_deref() == Some("lora") {
         if let Some(path) = &mapping.adapter_weights_path {
-            let url = format!("{}/{}/resolve/main/{path}", hub_url.trim_end_matches('/'), record.id);
+            // The path was checked to stay in the repository (route); what
+            // a URL cannot hold as it is, such as a space, is encoded.
+            let url = format!(
+                "{}/{}/resolve/main/{}",
+                hub_url.trim_end_matches('/'),
+                record.id,
+                crate::escape::percent_encode_path(path)
+            );
             args.insert("loras".into(), json!([{"path": url, "scale": 1}]));
         }
     }

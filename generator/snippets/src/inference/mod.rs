@@ -20,7 +20,10 @@ use serde::Serialize;
 pub use body::{format_body, BodyError, BodyFormat};
 pub(crate) use body::format_template_body;
 pub(crate) use recent::remembered_body;
-pub use providers::{known_providers, provider_key_variable, provider_mappings, ProviderInfo, ProviderMapping, AUTO, FAL_AI, HF_INFERENCE};
+pub use providers::{
+    is_provider_name, known_providers, provider_key_variable, provider_mappings, ProviderInfo, ProviderMapping, AUTO, FAL_AI,
+    HF_INFERENCE,
+};
 pub use tasks::{task_specs, TaskSpec};
 
 use crate::engine::Language;
@@ -36,11 +39,18 @@ pub struct InferenceSettings {
     pub router_url: String,
     /// Base of the hub, for file URLs (LoRA weights), without a trailing slash.
     pub hub_url: String,
+    /// Providers that get examples besides the catalogue's, `auto` and
+    /// `hf-inference` (a private router's own); plain names.
+    pub extra_providers: Vec<String>,
 }
 
 impl Default for InferenceSettings {
     fn default() -> Self {
-        InferenceSettings { router_url: "https://router.huggingface.co".into(), hub_url: "https://huggingface.co".into() }
+        InferenceSettings {
+            router_url: "https://router.huggingface.co".into(),
+            hub_url: "https://huggingface.co".into(),
+            extra_providers: Vec::new(),
+        }
     }
 }
 
@@ -123,20 +133,31 @@ impl crate::engine::SnippetEngine {
         let specs = self.task_specs();
         // A task hosted inference does not serve simply has no examples.
         let Some(kind) = request_kind(record, specs) else { return Ok(out) };
+        let mut unknown_note = None;
         let mappings = provider_mappings(record.inference_provider_mapping.as_ref());
         let providers: Vec<String> = match (&options.endpoint_url, &options.providers) {
             (Some(_), _) => vec!["endpoint".into()],
-            (None, Some(list)) => list.clone(),
-            (None, None) => {
-                let mut all = vec![AUTO.to_owned(), HF_INFERENCE.to_owned()];
-                for m in &mappings {
-                    if !all.contains(&m.provider) {
-                        all.push(m.provider.clone());
-                    }
+            (None, asked) => {
+                let wanted: Vec<&str> = match asked {
+                    Some(list) => list.iter().map(String::as_str).collect(),
+                    None => [AUTO, HF_INFERENCE].into_iter().chain(mappings.iter().map(|m| m.provider.as_str())).collect(),
+                };
+                let (known, unknown) = self.known_providers_of(wanted, settings);
+                if !unknown.is_empty() {
+                    unknown_note = Some(providers::unknown_providers_note(&record.id, &unknown));
                 }
-                all
+                known.into_iter().map(str::to_owned).collect()
             }
         };
+        out.notes.extend(unknown_note);
+        if inputs::has_oversized_widget_values(record) {
+            out.notes.push(format!(
+                "{}: widget example values over {} bytes, or over {} sentences, are not used in hosted-inference examples",
+                record.id,
+                inputs::MAX_SAMPLE_BYTES,
+                inputs::MAX_SAMPLE_SENTENCES
+            ));
+        }
         let sample = inputs::SampleInputs::of(record, &kind);
         let call = Arc::new(CallValues::of(record, &kind, &sample, options));
         let id = record.id.as_str();
@@ -187,6 +208,20 @@ impl crate::engine::SnippetEngine {
 }
 
 impl crate::engine::SnippetEngine {
+    /// `wanted` without repeats, split into the providers the site knows
+    /// (the catalogue, `auto`, `hf-inference`, the settings' extra ones) and
+    /// the others, each in the order given.
+    fn known_providers_of<'a>(&self, wanted: Vec<&'a str>, settings: &InferenceSettings) -> (Vec<&'a str>, Vec<&'a str>) {
+        let is_known = |name: &str| {
+            name == AUTO
+                || name == HF_INFERENCE
+                || self.providers().iter().any(|p| p.name == name)
+                || settings.extra_providers.iter().any(|p| p == name)
+        };
+        let mut seen = std::collections::HashSet::new();
+        wanted.into_iter().filter(|name| seen.insert(*name)).partition(|name| is_known(name))
+    }
+
     /// Values with the id marked, shared, and the number of their encoding;
     /// none if they are not plain data.
     fn memo_part<T>(&self, marked: T, encode: fn(&T, &mut Encoder) -> bool) -> Option<(Arc<T>, Part)> {
@@ -299,6 +334,12 @@ impl crate::engine::SnippetEngine {
             };
             if !providers::is_provider_id(&mapping.provider_id) {
                 return Err(format!("provider {provider:?} has an unusable model id {:?}", mapping.provider_id));
+            }
+            // The path lands in a file URL of this model's repository; one
+            // that leaves it would load another repository's weights.
+            if let Some(path) = mapping.adapter_weights_path.as_deref().filter(|p| !providers::is_repository_path(p)) {
+                let shown: String = path.chars().take(200).collect();
+                return Err(format!("provider {provider:?} has an unusable adapter weights path {shown:?}"));
             }
             if mapping.status != "live" {
                 return Err(format!("provider {provider:?} is {:?}, not live", mapping.status));

@@ -1,5 +1,11 @@
 //! Which providers serve a model, from the record's `inferenceProviderMapping`,
-//! and what the engine knows about each provider's own API.
+//! which of them the site knows, and what the engine knows about each
+//! provider's own API.
+//!
+//! Only known providers get examples: those of the catalogue
+//! (`data/providers.json`), `auto` and `hf-inference`, and those the settings
+//! add. Each costs a page tens of kilobytes of examples, so a record cannot
+//! be allowed to name thousands; the others get one note per model.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -67,6 +73,43 @@ pub fn provider_mappings(value: Option<&Value>) -> Vec<ProviderMapping> {
         .collect()
 }
 
+/// How many unknown providers a note names; it counts the rest.
+const UNKNOWN_NAMES_SHOWN: usize = 5;
+/// Characters of each unknown name shown: names come from records.
+const UNKNOWN_NAME_CHARS: usize = 40;
+
+/// The one note of a model whose mapping names providers the site does not
+/// know (`unknown`, distinct, in the mapping's order).
+pub fn unknown_providers_note(id: &str, unknown: &[&str]) -> String {
+    let shown: Vec<String> = unknown
+        .iter()
+        .take(UNKNOWN_NAMES_SHOWN)
+        .map(|name| format!("{:?}", name.chars().take(UNKNOWN_NAME_CHARS).collect::<String>()))
+        .collect();
+    let mut names = shown.join(", ");
+    if unknown.len() > UNKNOWN_NAMES_SHOWN {
+        names.push_str(&format!(" and {} more", unknown.len() - UNKNOWN_NAMES_SHOWN));
+    }
+    let (count, verb) = match unknown.len() {
+        1 => ("1 provider is".to_owned(), "gets"),
+        n => (format!("{n} providers are"), "get"),
+    };
+    format!("{id}: {count} not known here and {verb} no examples: {names} (extra_providers in the settings adds providers)")
+}
+
+/// Whether a path of a model's repository is safe to put in a file URL
+/// under `/resolve/main/`: relative, with no `.` or `..` or empty segment
+/// (which would leave the folder, or the repository, once the URL is
+/// resolved), no scheme (`:` before the first `/`), no `?` or `#`, no
+/// backslash (some servers read it as `/`) and no control character.
+pub fn is_repository_path(path: &str) -> bool {
+    let before_slash = path.split('/').next().unwrap_or("");
+    !path.is_empty()
+        && !before_slash.contains(':')
+        && !path.chars().any(|c| c.is_control() || matches!(c, '?' | '#' | '\\'))
+        && path.split('/').all(|segment| !matches!(segment, "" | "." | ".."))
+}
+
 /// What the engine knows of a provider's own API, for direct requests.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 pub struct ProviderInfo {
@@ -76,7 +119,8 @@ pub struct ProviderInfo {
     pub openai_base_url: Option<String>,
 }
 
-/// Providers with a known direct API (`data/providers.json`).
+/// The catalogue: the providers the engine knows, with their direct APIs
+/// where it knows them (`data/providers.json`).
 pub fn known_providers() -> Vec<ProviderInfo> {
     serde_json::from_str(include_str!("../../data/providers.json")).expect("data/providers.json is valid")
 }
@@ -151,6 +195,30 @@ mod tests {
         for bad in ["", "a b", "../x", "a?b", "a'b"] {
             assert!(!is_provider_id(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn repository_paths() {
+        for ok in ["w.safetensors", "lora/v2/w.safetensors", "a b/c:d (1).safetensors", "x..y", ".hidden/w"] {
+            assert!(is_repository_path(ok), "{ok}");
+        }
+        for bad in ["", "/w", "../w", "a/../../w", "a/./w", "a//w", "a/", "c:w", "https://x/w", "w?x", "w#x", "a\\w", "w\u{7f}"] {
+            assert!(!is_repository_path(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_provider_notes_name_a_few() {
+        assert_eq!(
+            unknown_providers_note("a/b", &["x"]),
+            "a/b: 1 provider is not known here and gets no examples: \"x\" (extra_providers in the settings adds providers)"
+        );
+        let many = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"];
+        assert!(unknown_providers_note("a/b", &many).contains("7 providers are not known here and get no examples: \
+                                                                 \"p1\", \"p2\", \"p3\", \"p4\", \"p5\" and 2 more ("));
+        let long = "x".repeat(10_000) + "\u{1b}";
+        let note = unknown_providers_note("a/b", &[&long]);
+        assert!(note.len() < 200 && !note.contains('\u{1b}'), "{note}");
     }
 
     #[test]

@@ -50,7 +50,11 @@ fn renamed(json: &str, id: &str) -> ModelRecord {
 fn option_sets() -> Vec<(InferenceSettings, InferenceOptions)> {
     let default = InferenceSettings::default();
     let other =
-        InferenceSettings { router_url: "https://router.example/".into(), hub_url: "https://hub.example".into() };
+        InferenceSettings {
+            router_url: "https://router.example/".into(),
+            hub_url: "https://hub.example".into(),
+            ..InferenceSettings::default()
+        };
     vec![
         (default.clone(), InferenceOptions::default()),
         (default.clone(), InferenceOptions { streaming: true, ..Default::default() }),

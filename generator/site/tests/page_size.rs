@@ -1,0 +1,223 @@
+//! Property test: however a record is built (many providers, known and not,
+//! thousands of tags and files, long and hostile values), its model's page,
+//! API file and notebook grow at most linearly with the record:
+//! `size <= PER_BYTE * record bytes + FIXED`. A value repeated in every
+//! example of every provider, or a list that multiplies another, breaks
+//! the bound once the values are long.
+
+use std::fs;
+use std::path::Path;
+
+use modelpages_site::{build_site, BuildOptions, NoProgress};
+use modelpages_snippets::inference::{known_providers, HF_INFERENCE};
+use modelpages_snippets::SnippetEngine;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, FileFailurePersistence, TestError, TestRunner};
+use serde_json::{json, Map, Value};
+
+/// Bytes of a model's files per byte of its record: a short tag costs a
+/// page its link (about twice its bytes), a LoRA weights path is quoted,
+/// percent-encoded, in every fal-ai example (about nine times).
+const PER_BYTE: usize = 16;
+/// Bytes of a model's files whatever its record: the page's frame and the
+/// examples of every provider the site knows, each quoting a sample input
+/// of at most `MAX_SAMPLE_BYTES`. The most costly input found is 1 KiB of
+/// single quotes (each ends, escapes and reopens a shell string, and is
+/// highlighted so) on all the catalogue's providers: about 4.8 MB of page.
+const FIXED: usize = 6 << 20;
+
+/// Builds per run, and records per build.
+const BUILDS: u32 = 4;
+const RECORDS: usize = 6;
+
+/// Characters that end, escape or interpolate literals, or that a page or
+/// an example writes as an escape.
+const NASTY: &[&str] = &["\"", "'", "\\", "\n", "\t", "`", "$", "{", "<", ">", "&", "\u{1}", "\u{7f}", "\u{202e}", "\u{2028}", "é", "😀"];
+
+/// A count up to `max`, as often small as large, so that one part of a
+/// record can be long while the rest is short.
+fn count(max: usize) -> impl Strategy<Value = usize> {
+    prop_oneof![Just(0), 1..10usize, 10..max]
+}
+
+/// A value of a few pieces repeated `times`.
+fn repeated(times: impl Strategy<Value = usize>) -> impl Strategy<Value = String> {
+    let piece = prop_oneof![proptest::sample::select(NASTY).prop_map(String::from), "[a-z ]{1,8}"];
+    (proptest::collection::vec(piece, 1..4), times).prop_map(|(pieces, times)| pieces.concat().repeat(times))
+}
+
+/// A value of up to some tens of kilobytes, often short.
+fn long_value() -> impl Strategy<Value = String> {
+    repeated(count(3_000))
+}
+
+fn short_value() -> impl Strategy<Value = String> {
+    prop_oneof![3 => "[a-z0-9-]{1,12}", 1 => proptest::sample::select(NASTY).prop_map(String::from)]
+}
+
+fn engine() -> &'static SnippetEngine {
+    static ENGINE: std::sync::OnceLock<SnippetEngine> = std::sync::OnceLock::new();
+    ENGINE.get_or_init(SnippetEngine::new)
+}
+
+/// Every provider the site knows without settings, besides `auto`.
+fn every_known_provider() -> Vec<String> {
+    let mut providers: Vec<String> = known_providers().into_iter().map(|p| p.name).collect();
+    providers.push(HF_INFERENCE.to_owned());
+    providers
+}
+
+fn widget_example() -> impl Strategy<Value = Value> {
+    (long_value(), long_value(), count(200).prop_flat_map(|n| proptest::collection::vec(short_value(), n)))
+        .prop_map(|(text, context, sentences)| json!({"text": text, "context": context, "source_sentence": context, "sentences": sentences}))
+}
+
+/// The parts of a record that vary, before they are put together.
+#[derive(Clone, Debug)]
+struct Parts {
+    library: String,
+    task: &'static str,
+    chat: bool,
+    tags: Vec<String>,
+    widgets: Vec<Value>,
+    providers: Vec<String>,
+    unknown_providers: usize,
+    provider_id: String,
+    value: String,
+    weights_path: String,
+    files: usize,
+}
+
+impl Parts {
+    fn record(self) -> Value {
+        let mut tags = self.tags;
+        if self.chat {
+            tags.push("conversational".into());
+        }
+        let provider_task = if self.chat && self.task == "text-generation" { "conversational" } else { self.task };
+        let entry = json!({"providerId": self.provider_id, "status": "live", "task": provider_task});
+        let mut mapping = Map::new();
+        for provider in self.providers {
+            let mut entry = entry.clone();
+            if provider == "fal-ai" {
+                entry["adapter"] = json!("lora");
+                entry["adapterWeightsPath"] = json!(self.weights_path);
+            }
+            mapping.insert(provider, entry);
+        }
+        for n in 0..self.unknown_providers {
+            mapping.insert(format!("made-up-{n}"), entry.clone());
+        }
+        let siblings: Vec<Value> =
+            (0..self.files).map(|n| json!({"rfilename": format!("model-{n}-Q4_K_M.gguf"), "size": 1_000_000 + n})).collect();
+        let value = self.value;
+        json!({
+            "library_name": self.library,
+            "pipeline_tag": self.task,
+            "tags": tags,
+            "widgetData": self.widgets,
+            "inferenceProviderMapping": mapping,
+            "siblings": siblings,
+            "cardData": {"base_model": value, "instance_prompt": value},
+            "transformersInfo": {"auto_model": value, "processor": value},
+            "config": {"architectures": [value], "model_type": value},
+        })
+    }
+}
+
+/// A record of any shape: each part as often empty as long.
+fn any_record() -> impl Strategy<Value = Parts> {
+    let libraries: Vec<String> =
+        engine().catalogue().libraries().iter().map(|l| l.key.clone()).filter(|k| engine().has_snippets(k)).collect();
+    let tasks: &'static [&str] = &[
+        "text-generation", "image-text-to-text", "text-to-image", "sentence-similarity", "feature-extraction",
+        "text-classification", "automatic-speech-recognition", "question-answering", "zero-shot-classification",
+    ];
+    let providers = every_known_provider();
+    let n_providers = providers.len();
+    (
+        (proptest::sample::select(libraries), proptest::sample::select(tasks), any::<bool>()),
+        count(3_000).prop_flat_map(|n| proptest::collection::vec(short_value(), n)),
+        proptest::collection::vec(widget_example(), 0..3),
+        (
+            prop_oneof![proptest::sample::subsequence(providers.clone(), 0..=n_providers), Just(providers)],
+            count(3_000),
+            ("[a-z0-9]{1,12}", count(200)).prop_map(|(piece, times)| format!("org/{}", piece.repeat(times.max(1)))),
+        ),
+        (long_value(), long_value(), count(400)),
+    )
+        .prop_map(|((library, task, chat), tags, widgets, (providers, unknown_providers, provider_id), (value, weights_path, files))| {
+            Parts { library, task, chat, tags, widgets, providers, unknown_providers, provider_id, value, weights_path, files }
+        })
+}
+
+/// The shape with the most examples: a chat model served by every provider
+/// the site knows, whose widget text every one of them quotes.
+fn chat_everywhere() -> impl Strategy<Value = Parts> {
+    (repeated(100..3_000usize), any_record()).prop_map(|(text, parts)| Parts {
+        library: "transformers".into(),
+        task: "text-generation",
+        chat: true,
+        widgets: vec![json!({"text": text})],
+        providers: every_known_provider(),
+        ..parts
+    })
+}
+
+/// Builds `records` as one site and checks each model's files against its record.
+fn check(records: Vec<Parts>, site_src: &Path) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    let mut lengths = Vec::new();
+    for (n, parts) in records.into_iter().enumerate() {
+        let id = format!("size/m{n}");
+        let mut record = parts.record();
+        record["id"] = json!(id);
+        let text = serde_json::to_string(&record).unwrap();
+        fs::create_dir_all(models.join(&id)).unwrap();
+        fs::write(models.join(&id).join("model.json"), &text).unwrap();
+        lengths.push((id, text.len()));
+    }
+    let out = dir.path().join("site");
+    let options = BuildOptions {
+        models_dir: models,
+        out_dir: out.clone(),
+        site_src: site_src.to_owned(),
+        incremental: false,
+        ..BuildOptions::default()
+    };
+    let report = build_site(&options, &NoProgress).unwrap();
+    prop_assert!(report.errors.is_empty(), "{:?}", report.errors);
+    for (id, length) in lengths {
+        for file in [format!("{id}/index.html"), format!("api/models/{id}.json"), format!("{id}/notebook.ipynb")] {
+            let Ok(meta) = fs::metadata(out.join(&file)) else { continue };
+            let size = meta.len() as usize;
+            println!("{file}: {size} bytes from a {length}-byte record");
+            prop_assert!(
+                size <= PER_BYTE * length + FIXED,
+                "{file} is {size} bytes from a record of {length}: over {PER_BYTE} x {length} + {FIXED}"
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_models_files_grow_at_most_linearly_with_its_record() {
+    let site_src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../site-src");
+    let config = Config {
+        cases: BUILDS,
+        // A failing build can take long, and the inputs are large: a few
+        // steps of shrinking, and the reason alone is reported.
+        max_shrink_iters: 4,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let records = proptest::collection::vec(prop_oneof![any_record(), chat_everywhere()], RECORDS);
+    match runner.run(&records, |records| check(records, &site_src)) {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, _)) => panic!("{reason}"),
+        Err(TestError::Abort(reason)) => panic!("{reason}"),
+    }
+}
