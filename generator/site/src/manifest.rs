@@ -67,7 +67,11 @@ impl Manifest {
     /// The manifest of the site in `out`, if that very folder was built by
     /// this program from the same site sources and settings (`global`).
     pub fn load_matching(out: &Path, global: &str) -> Option<Manifest> {
-        let bytes = fs::read(manifest_path(out)).ok()?;
+        // Opened as records are: a link or a FIFO in its place (a hostile
+        // snapshot can ship one) is no manifest, and never waited on.
+        let (file, meta) = modelpages_record::open_regular_file(&manifest_path(out)).ok()?;
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
         let newline = bytes.iter().position(|b| *b == b'\n')?;
         let header: Header = serde_json::from_slice(&bytes[..newline]).ok()?;
         let current = folder_identity(out)?;
@@ -282,5 +286,24 @@ mod tests {
         huge.extend_from_slice(&u64::MAX.to_le_bytes());
         fs::write(manifest_path(&out), &huge).unwrap();
         assert!(Manifest::load_matching(&out, "g").is_none(), "a length past the end");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_link_in_place_of_the_manifest_is_no_manifest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("dist");
+        fs::create_dir(&out).unwrap();
+        let fifo = std::ffi::CString::new(manifest_path(&out).to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        // Reading a FIFO with no writer would wait forever: this must return.
+        assert!(Manifest::load_matching(&out, "g").is_none());
+        fs::remove_file(manifest_path(&out)).unwrap();
+        let mut manifest = Manifest::new("g".into(), 7);
+        manifest.site = folder_identity(&out).unwrap();
+        fs::write(tmp.path().join("real"), manifest.to_bytes()).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("real"), manifest_path(&out)).unwrap();
+        assert!(Manifest::load_matching(&out, "g").is_none(), "links are not followed");
     }
 }
