@@ -86,7 +86,7 @@ fn rendering(c: &mut Criterion) {
                         local_apps: Vec::new(),
                         notebook_url: None,
                     };
-                    render_model_page(&templates, &hl, &site, &page).unwrap().len()
+                    render_model_page(&templates, &hl, &site, &page).unwrap().html.len()
                 })
                 .sum::<usize>()
         })

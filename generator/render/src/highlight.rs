@@ -37,14 +37,26 @@ pub fn is_plain(value: &str) -> bool {
         && !value.ends_with(' ')
         && !value.contains("  ")
 }
-/// The cache stops growing here; a build keeps working, only slower.
+/// The cache stops growing at this many shapes or bytes (code and HTML); a
+/// build keeps working, only slower.
 const MAX_SHAPES: usize = 50_000;
+const MAX_SHAPE_CACHE_BYTES: usize = 256 << 20;
+/// Examples longer than this are not cached: long code is a card's own and
+/// rarely met twice, and would crowd out the short examples models share.
+const MAX_SHAPE_BYTES: usize = 16 << 10;
 
 /// Highlighted examples with the model id taken out: examples of different
 /// models usually differ only by the id, and highlighting is the costliest
 /// step of a build. Sharded so rayon's threads rarely wait on each other.
 struct ShapeCache {
-    shards: Vec<std::sync::Mutex<ShapeMap>>,
+    shards: Vec<std::sync::Mutex<ShapeShard>>,
+}
+
+#[derive(Default)]
+struct ShapeShard {
+    shapes: ShapeMap,
+    /// Of the keys and HTML held.
+    bytes: usize,
 }
 
 /// `language NUL shape` to the shape's highlighted HTML.
@@ -170,7 +182,7 @@ impl ShapeCache {
         ShapeCache { shards: (0..16).map(|_| Default::default()).collect() }
     }
 
-    fn shard(&self, key: &str) -> &std::sync::Mutex<ShapeMap> {
+    fn shard(&self, key: &str) -> &std::sync::Mutex<ShapeShard> {
         use std::hash::BuildHasher;
         let hash = foldhash::fast::FixedState::default().hash_one(key);
         &self.shards[(hash as usize) % self.shards.len()]
@@ -195,11 +207,11 @@ impl Highlighter {
     /// like any placeholder inside the strings, URLs and comments they sit
     /// in, which `tests` check byte for byte on the whole corpus.
     pub fn highlight_example(&self, code: &str, lang: &str, values: &ShapeValues<'_>) -> String {
-        let Some(shape) = Shape::of(code, lang, values) else {
+        let Some(shape) = Shape::of(code, lang, values).filter(|shape| shape.key.len() <= MAX_SHAPE_BYTES) else {
             return self.highlight(code, lang);
         };
         let shard = self.shapes.shard(&shape.key);
-        let cached = shard.lock().expect("cache lock").get(&shape.key).cloned();
+        let cached = shard.lock().expect("cache lock").shapes.get(&shape.key).cloned();
         let highlighted = match cached {
             Some(highlighted) => highlighted,
             None => {
@@ -207,9 +219,12 @@ impl Highlighter {
                     return self.highlight(code, lang);
                 };
                 let highlighted = Arc::new(highlighted);
-                let mut map = shard.lock().expect("cache lock");
-                if map.len() < MAX_SHAPES / self.shapes.shards.len() {
-                    map.insert(shape.key, highlighted.clone());
+                let mut shard = shard.lock().expect("cache lock");
+                let bytes = shape.key.len() + highlighted.html.len();
+                let shards = self.shapes.shards.len();
+                if shard.shapes.len() < MAX_SHAPES / shards && shard.bytes + bytes <= MAX_SHAPE_CACHE_BYTES / shards {
+                    shard.bytes += bytes;
+                    shard.shapes.insert(shape.key, highlighted.clone());
                 }
                 highlighted
             }
@@ -261,6 +276,11 @@ impl Highlighter {
             out.text(&line[at..], &stack);
         }
         out.finish()
+    }
+
+    /// Whether `lang` has a grammar: code in other languages is only escaped.
+    pub fn highlights(&self, lang: &str) -> bool {
+        self.syntax_for(lang).is_some()
     }
 
     fn syntax_for(&self, lang: &str) -> Option<&SyntaxReference> {
@@ -469,6 +489,18 @@ mod tests {
         // A placeholder a grammar cut in two cannot be filled.
         assert!(HighlightedShape::new("<i>MPVALUEPLACEHOLDER</i>0X".into(), 1).is_none());
         assert!(HighlightedShape::new("MPVALUEPLACEHOLDER0X".into(), 2).is_none());
+    }
+
+    #[test]
+    fn long_examples_are_highlighted_but_not_kept() {
+        let hl = Highlighter::new();
+        let values = ShapeValues::new(&["acme/tiny-bert"]);
+        // 48 KB: a long block of a card.
+        let long = "x = 'acme/tiny-bert'  # a long block of a card\n".repeat(1000);
+        assert_eq!(hl.highlight_example(&long, "python", &values), hl.highlight(&long, "python"));
+        hl.highlight_example("x = 'acme/tiny-bert'\n", "python", &values);
+        let kept: usize = hl.shapes.shards.iter().map(|shard| shard.lock().unwrap().shapes.len()).sum();
+        assert_eq!(kept, 1, "only the short example is kept");
     }
 
     #[test]

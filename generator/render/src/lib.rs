@@ -4,21 +4,25 @@
 //! Nothing here touches the file system except loading templates; callers get
 //! strings back and decide where they go.
 
+mod card_events;
+mod card_limits;
 mod highlight;
+mod html_cost;
 mod line_cache;
 mod theme;
 mod local;
 mod markdown;
 mod pages;
+mod placeholders;
 mod templates;
 
 pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use local::{LocalAppAction, LocalAppExample};
-pub use markdown::render_card;
+pub use markdown::{render_card, RenderedCard};
 pub use pages::{
     example_values,
     model_url, render_index_page, render_libraries_page, render_library_page, render_model_page,
     render_not_found_page, render_task_page, render_tasks_page, CodeExample, InferenceExample, LibraryLink,
-    LibraryListing, ModelPage, ModelSummary, SiteInfo, TaskLink, TaskListing,
+    LibraryListing, ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TaskLink, TaskListing,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};

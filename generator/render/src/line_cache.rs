@@ -17,6 +17,9 @@ use syntect::parsing::{ParseState, ParsingError, ScopeStackOp, SyntaxSet};
 
 /// The cache stops growing here; lines past it are parsed each time.
 const MAX_LINES: usize = 50_000;
+/// Longer lines are not cached, which bounds the cache's bytes: the lines
+/// that repeat across models are short.
+const MAX_LINE_BYTES: usize = 512;
 /// A line met in more states than this (a closing brace) is not worth a scan.
 const MAX_STATES_PER_LINE: usize = 8;
 
@@ -65,13 +68,15 @@ impl LineCache {
             if lines.owner != self.id {
                 *lines = ThreadLines { owner: self.id, parses: Default::default() };
             }
-            if let Some(hit) = lines.parses.get(line).and_then(|p| p.iter().find(|p| p.before == *parser)) {
+            let cacheable = line.len() <= MAX_LINE_BYTES;
+            let cached = if cacheable { lines.parses.get(line) } else { None };
+            if let Some(hit) = cached.and_then(|p| p.iter().find(|p| p.before == *parser)) {
                 *parser = hit.after.clone();
                 return Ok(hit.ops.clone());
             }
             let before = parser.clone();
             let ops: LineOps = parser.parse_line(line, syntaxes)?.into();
-            if lines.parses.len() < MAX_LINES {
+            if cacheable && lines.parses.len() < MAX_LINES {
                 let parses = lines.parses.entry(line.to_owned()).or_default();
                 if parses.len() < MAX_STATES_PER_LINE {
                     parses.push(LineParse { before, ops: ops.clone(), after: parser.clone() });
@@ -79,5 +84,27 @@ impl LineCache {
             }
             Ok(ops)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_parsed_but_not_kept() {
+        let syntaxes = SyntaxSet::load_defaults_newlines();
+        let python = syntaxes.find_syntax_by_token("py").unwrap();
+        let cache = LineCache::new();
+        let mut parser = ParseState::new(python);
+        let long = format!("x = '{}'\n", "a".repeat(4096));
+        let ops = cache.parse_line(&mut parser, &long, &syntaxes).unwrap();
+        assert_eq!(*ops, *LineOps::from(ParseState::new(python).parse_line(&long, &syntaxes).unwrap()));
+        cache.parse_line(&mut parser, "y = 1\n", &syntaxes).unwrap();
+        LINES.with(|lines| {
+            let lines = lines.borrow();
+            assert!(lines.parses.contains_key("y = 1\n"));
+            assert!(!lines.parses.contains_key(long.as_str()), "a long line is not kept");
+        });
     }
 }

@@ -5,28 +5,75 @@
 //! pulldown-cmark's events, which escape every text and attribute; any other
 //! card goes through ammonia, which costs more than the rest of the card.
 //! Tests check that ammonia would leave the first kind as it is. Highlighted
-//! code is produced by us and is safe, so it is kept out of the sanitiser (it
-//! would strip the classes) and put back afterwards in place of a placeholder.
+//! code is produced by us and is safe, so it is kept out of the sanitiser
+//! (see [`crate::placeholders`]).
+//!
+//! A large card's events are written as they are parsed, never held all at
+//! once: it is first written as plain Markdown and, at its first event that
+//! needs ammonia, parsed again for the sanitiser. What one card may cost is
+//! bounded (see [`crate::card_limits`]); raw HTML that would cost the
+//! sanitiser too much (see [`crate::html_cost`]) is shown as text.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, Event, LinkType, Tag, TagEnd};
 use pulldown_cmark_escape::{escape_href, escape_html};
 
-use crate::highlight::{Highlighter, ShapeValues};
+use crate::card_events::{CardEvents, CardState, Piece, RawHtml};
+use crate::card_limits::{large_card_turn, sanitiser_takes, CardNotes, MAX_HIGHLIGHTED_BYTES, MAX_HIGHLIGHTED_LINE};
+use crate::highlight::{escape_html as escape_text, Highlighter, ShapeValues};
+use crate::html_cost;
+use crate::placeholders::Placeholders;
 
 /// Card ids get this prefix so a card cannot clobber ids the page relies on.
 const ID_PREFIX: &str = "user-content-";
-/// Marks a placeholder; a private-use character that Markdown leaves alone.
-const MARK: char = '\u{E000}';
+
+/// A card's HTML, safe to put in a page, and what the card lost to the
+/// limits on what a card may cost (see [`crate::card_limits`]).
+#[derive(Debug)]
+pub struct RenderedCard {
+    pub html: String,
+    pub notes: Vec<String>,
+}
 
 /// Renders a card's Markdown body to HTML that is safe to put in a page.
 /// `values` are the model's own strings (id, name...): code blocks that
 /// differ only by them share one highlighting (see [`Highlighter::highlight_example`]).
-pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &ShapeValues<'_>) -> String {
-    card_html(markdown, Path::Fastest, |code, lang| code_block_html(code, lang, highlighter, values)).0
+pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &ShapeValues<'_>) -> RenderedCard {
+    let _turn = large_card_turn(markdown.len());
+    let mut highlight_left = MAX_HIGHLIGHTED_BYTES;
+    let mut unhighlighted = false;
+    let mut code_block = |code: &str, lang: &str| {
+        let highlighted = if code.len() <= highlight_left && !has_long_line(code) {
+            highlight_left -= code.len();
+            highlighter.highlight_example(code, lang, values)
+        } else if !highlighter.highlights(lang) {
+            // Only escaped, which costs little.
+            highlighter.highlight_example(code, lang, values)
+        } else {
+            unhighlighted = true;
+            highlighter.highlight(code, "text")
+        };
+        format!("<pre class=\"hl-code\"><code>{highlighted}</code></pre>")
+    };
+    let (html, _, mut notes) = card_html(markdown, Path::Fastest, &mut code_block);
+    notes.unhighlighted = unhighlighted;
+    RenderedCard { html, notes: notes.into_notes() }
+}
+
+/// Whether a line of `code` is over [`MAX_HIGHLIGHTED_LINE`] bytes.
+fn has_long_line(code: &str) -> bool {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', code.as_bytes()).chain([code.len()]) {
+        if end - start > MAX_HIGHLIGHTED_LINE {
+            return true;
+        }
+        start = end + 1;
+    }
+    false
 }
 
 /// How a card's HTML is made safe.
@@ -39,62 +86,165 @@ enum Path {
     Sanitised,
 }
 
+/// Cards up to this size are parsed once and their events held while it is
+/// decided whether they need ammonia. Larger ones are written as they are
+/// parsed and parsed again if they do: their events would take some 40
+/// bytes a byte of card.
+const HELD_EVENTS_CARD_BYTES: usize = 256 << 10;
+
 /// The card's HTML with each code block written by `code_block(code, lang)`,
-/// which must return safe HTML, and whether it was written without ammonia.
-fn card_html(markdown: &str, path: Path, mut code_block: impl FnMut(&str, &str) -> String) -> (String, bool) {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES;
-    let mut blocks: Vec<String> = Vec::new();
-    let mut in_code: Option<(String, String)> = None;
-    let mut trusted = path == Path::Fastest;
-    let mut events: Vec<Event> = Vec::with_capacity(markdown.len() / 8);
-    for event in Parser::new_ext(markdown, options) {
-        match (&mut in_code, event) {
-            (None, Event::Start(Tag::CodeBlock(kind))) => {
-                let lang = match kind {
-                    CodeBlockKind::Fenced(info) => fence_language(&info).to_owned(),
-                    CodeBlockKind::Indented => String::new(),
-                };
-                in_code = Some((lang, String::new()));
+/// which must return safe HTML, whether it was written without ammonia, and
+/// what the card lost to the limits.
+fn card_html(markdown: &str, path: Path, code_block: &mut dyn FnMut(&str, &str) -> String) -> (String, bool, CardNotes) {
+    let mut notes = CardNotes::default();
+    let state = CardState::default();
+    let mut raw = RawHtml::Sanitise;
+    loop {
+        let sanitised = if markdown.len() <= HELD_EVENTS_CARD_BYTES {
+            let mut pieces = Vec::with_capacity(markdown.len() / 8);
+            let mut trusted = path == Path::Fastest;
+            for piece in CardEvents::new(markdown, raw, &state, code_block) {
+                if let Piece::Event(event) = &piece {
+                    trusted = trusted && is_trusted(event);
+                }
+                pieces.push(piece);
             }
-            (Some((_, code)), Event::Text(text)) => code.push_str(&text),
-            (Some(_), Event::End(TagEnd::CodeBlock)) => {
-                let (lang, code) = in_code.take().expect("inside a code block");
-                blocks.push(code_block(&code, &lang));
-                events.push(Event::Html(placeholder(blocks.len() - 1).into()));
+            if trusted {
+                let html = fast_html(pieces.into_iter(), &state.blocks, Blocks::Move, markdown.len());
+                notes.flattened = state.flattened.get();
+                return (html, true, notes);
             }
-            (_, event) => {
-                trusted = trusted && is_trusted(&event);
-                events.push(event);
+            sanitised_html(pieces.into_iter(), &state, markdown.len())
+        } else {
+            if path == Path::Fastest {
+                // Written until the first event that needs ammonia, if any.
+                let mut trusted = true;
+                let card = CardEvents::new(markdown, raw, &state, code_block).take_while(|piece| {
+                    trusted = !matches!(piece, Piece::Event(event) if !is_trusted(event));
+                    trusted
+                });
+                let html = fast_html(card, &state.blocks, Blocks::Copy, markdown.len());
+                if trusted {
+                    notes.flattened = state.flattened.get();
+                    return (html, true, notes);
+                }
+            }
+            sanitised_html(CardEvents::new(markdown, raw, &state, code_block), &state, markdown.len())
+        };
+        notes.flattened = state.flattened.get();
+        match sanitised {
+            Ok(html) => return (html, false, notes),
+            Err(Unsanitised::RawHtml(excess)) => {
+                notes.raw_html = Some(excess);
+                raw = RawHtml::AsText;
+            }
+            Err(Unsanitised::TooLarge(takes)) => {
+                notes.too_large = Some(takes);
+                let mut html = String::from("<pre>");
+                html.push_str(&escape_text(markdown));
+                html.push_str("</pre>");
+                return (html, false, notes);
             }
         }
     }
-    let mut html = String::with_capacity(markdown.len() * 3 / 2);
-    if trusted {
-        // Every Html event is one of our code blocks, in order.
-        let mut blocks = blocks.into_iter();
-        let events = events.into_iter().map(|event| match event {
-            Event::Html(_) => Event::Html(blocks.next().expect("one block per placeholder").into()),
-            Event::Start(Tag::Link { dest_url, title, .. }) => Event::InlineHtml(link_start(&dest_url, &title).into()),
-            Event::End(TagEnd::Link) => Event::InlineHtml("</a>".into()),
-            // In the attribute order ammonia writes, so both paths match.
-            Event::TaskListMarker(true) => Event::InlineHtml("<input type=\"checkbox\" checked=\"\" disabled=\"\">\n".into()),
-            Event::TaskListMarker(false) => Event::InlineHtml("<input type=\"checkbox\" disabled=\"\">\n".into()),
-            // Alignment is written as inline styles, which the CSP forbids.
-            Event::Start(Tag::Table(columns)) => Event::Start(Tag::Table(vec![Alignment::None; columns.len()])),
-            event => event,
-        });
-        pulldown_cmark::html::push_html(&mut html, events);
-        return (html, true);
+}
+
+/// Whether the fast path may move the code blocks into its HTML.
+#[derive(Clone, Copy, PartialEq)]
+enum Blocks {
+    Move,
+    /// Copy them: a sanitising pass may need them.
+    Copy,
+}
+
+/// The card written from its events, all trusted, without ammonia.
+fn fast_html<'a>(
+    pieces: impl Iterator<Item = Piece<'a>>,
+    blocks: &RefCell<Vec<String>>,
+    take: Blocks,
+    markdown_len: usize,
+) -> String {
+    let events = pieces.map(|piece| match piece {
+        Piece::Code(index) => {
+            let block = &mut blocks.borrow_mut()[index];
+            let block = if take == Blocks::Move { std::mem::take(block) } else { block.clone() };
+            Event::Html(block.into())
+        }
+        Piece::Event(Event::Start(Tag::Link { dest_url, title, .. })) => {
+            Event::InlineHtml(link_start(&dest_url, &title).into())
+        }
+        Piece::Event(Event::End(TagEnd::Link)) => Event::InlineHtml("</a>".into()),
+        // In the attribute order ammonia writes, so both paths match.
+        Piece::Event(Event::TaskListMarker(true)) => {
+            Event::InlineHtml("<input type=\"checkbox\" checked=\"\" disabled=\"\">\n".into())
+        }
+        Piece::Event(Event::TaskListMarker(false)) => Event::InlineHtml("<input type=\"checkbox\" disabled=\"\">\n".into()),
+        // Alignment is written as inline styles, which the CSP forbids.
+        Piece::Event(Event::Start(Tag::Table(columns))) => Event::Start(Tag::Table(vec![Alignment::None; columns.len()])),
+        Piece::Event(event) => event,
+    });
+    let mut html = String::with_capacity(markdown_len * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+/// Why a card was not sanitised.
+enum Unsanitised {
+    /// Its raw HTML is past this budget of [`html_cost`].
+    RawHtml(html_cost::Excess),
+    /// Its HTML would be over this many bytes, what [`sanitiser_takes`] from it.
+    TooLarge(usize),
+}
+
+/// The card through ammonia, or why not.
+fn sanitised_html<'a>(
+    mut pieces: impl Iterator<Item = Piece<'a>>,
+    state: &CardState,
+    markdown_len: usize,
+) -> Result<String, Unsanitised> {
+    let places = Placeholders::new();
+    let mut html = String::with_capacity(markdown_len * 3 / 2);
+    let events = pieces.by_ref().map(|piece| match piece {
+        Piece::Code(index) => Event::Html(places.paragraph(index).into()),
+        Piece::Event(event) => event,
+    });
+    let takes = sanitiser_takes(markdown_len);
+    let written = pulldown_cmark::html::write_html_fmt(Capped { html: &mut html, cap: takes }, events);
+    // The parser's tree of the card goes before the sanitiser's is built.
+    drop(pieces);
+    if written.is_err() {
+        return Err(Unsanitised::TooLarge(takes));
     }
-    pulldown_cmark::html::push_html(&mut html, events.into_iter());
-    let mut clean = sanitizer().clean(&html).to_string();
-    for (i, block) in blocks.iter().enumerate() {
-        clean = clean.replace(&placeholder(i), block);
+    if state.raw_html.borrow().needs_check() {
+        html_cost::check(&html).map_err(Unsanitised::RawHtml)?;
     }
-    (clean, false)
+    let clean = {
+        let dom = sanitizer().clean(&html);
+        drop(html);
+        dom.to_string()
+    };
+    let blocks = state.blocks.borrow();
+    if blocks.is_empty() {
+        return Ok(clean);
+    }
+    Ok(places.fill(&clean, &blocks))
+}
+
+/// Writes into `html` until it would be over `cap` bytes; then fails, which
+/// stops the writer.
+struct Capped<'h> {
+    html: &'h mut String,
+    cap: usize,
+}
+
+impl std::fmt::Write for Capped<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.html.len() + s.len() > self.cap {
+            return Err(std::fmt::Error);
+        }
+        self.html.push_str(s);
+        Ok(())
+    }
 }
 
 /// Whether `event` can be written without ammonia, which most cards allow:
@@ -154,21 +304,6 @@ fn link_start(dest_url: &str, title: &str) -> String {
     a
 }
 
-fn placeholder(i: usize) -> String {
-    format!("<p>{MARK}code-block-{i}{MARK}</p>")
-}
-
-/// The language of a fence's info string: its first word, without the
-/// `{...}` or `,attr` decorations some writers add.
-fn fence_language(info: &str) -> &str {
-    let word = info.split_whitespace().next().unwrap_or("");
-    word.trim_start_matches('{').split([',', '}']).next().unwrap_or("")
-}
-
-fn code_block_html(code: &str, lang: &str, highlighter: &Highlighter, values: &ShapeValues<'_>) -> String {
-    format!("<pre class=\"hl-code\"><code>{}</code></pre>", highlighter.highlight_example(code, lang, values))
-}
-
 fn sanitizer() -> &'static ammonia::Builder<'static> {
     static BUILDER: OnceLock<ammonia::Builder<'static>> = OnceLock::new();
     BUILDER.get_or_init(|| {
@@ -220,7 +355,7 @@ mod tests {
     use super::*;
 
     fn render(md: &str) -> String {
-        render_card(md, &Highlighter::new(), &ShapeValues::new(&[]))
+        render_card(md, &Highlighter::new(), &ShapeValues::new(&[])).html
     }
 
     #[test]
@@ -240,7 +375,7 @@ mod tests {
         let html = render("```python\nimport torch\n```\n\n```{.js}\nlet a = \"<i>\";\n```\n");
         assert!(html.contains("<pre class=\"hl-code\"><code><span class=\""), "{html}");
         assert!(html.contains("&lt;i&gt;") && !html.contains("<i>"), "{html}");
-        assert!(!html.contains(MARK), "placeholders are all replaced: {html}");
+        assert!(!html.contains('\u{E000}'), "placeholders are all replaced: {html}");
     }
 
     #[test]
@@ -280,10 +415,10 @@ mod tests {
     }
 
     #[test]
-    fn a_forged_placeholder_only_repeats_the_cards_own_code() {
-        let html = render(&format!("{MARK}code-block-0{MARK}\n\n```\nsafe\n```\n\n{MARK}code-block-7{MARK}\n"));
-        assert!(!html.contains("<script"));
-        assert!(html.contains("safe"));
+    fn a_forged_placeholder_stays_text() {
+        let html = render("<b>raw</b>\n\n\u{E000}code-block-0\u{E000}\n\n```\nsafe\n```\n\n\u{E000}code-block-7\u{E000}\n");
+        assert_eq!(html.matches("safe").count(), 1, "{html}");
+        assert!(html.contains("\u{E000}code-block-0\u{E000}") && html.contains("\u{E000}code-block-7\u{E000}"), "{html}");
     }
 
     /// Renders `md` both ways with code blocks ammonia keeps as they are;
@@ -294,8 +429,8 @@ mod tests {
             format!("<pre><code>block {n}</code></pre>")
         };
         let (mut a, mut b) = (0, 0);
-        let (fast, trusted) = card_html(md, Path::Fastest, |_, _| block(&mut a));
-        let (sanitised, _) = card_html(md, Path::Sanitised, |_, _| block(&mut b));
+        let (fast, trusted, _) = card_html(md, Path::Fastest, &mut |_, _| block(&mut a));
+        let (sanitised, _, _) = card_html(md, Path::Sanitised, &mut |_, _| block(&mut b));
         if trusted {
             assert_eq!(normalise(&fast), normalise(&sanitised), "card:\n{md}\nfast:\n{fast}");
         } else {

@@ -241,24 +241,30 @@ pub fn example_values(model: &LoadedModel, gguf: &modelpages_gguf::GgufListing) 
     values
 }
 
+/// A model's page and what it left out of the model's card and why.
+pub struct ModelPageHtml {
+    pub html: String,
+    /// Each starts with the model's id.
+    pub notes: Vec<String>,
+}
+
 /// Renders a model's page.
 pub fn render_model_page(
     templates: &Templates,
     highlighter: &Highlighter,
     site: &SiteInfo,
     page: &ModelPage<'_>,
-) -> Result<String, TemplateError> {
+) -> Result<ModelPageHtml, TemplateError> {
     let model = page.model;
     let record = &model.record;
     let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(CardMetaView::from);
     let values = example_values(model, &page.gguf);
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
     let values = ShapeValues::new(&values);
-    let card_html = model
-        .card
-        .as_ref()
-        .filter(|card| !card.body.trim().is_empty())
-        .map(|card| Value::from_safe_string(render_card(&card.body, highlighter, &values)));
+    let card = model.card.as_ref().filter(|card| !card.body.trim().is_empty());
+    let card = card.map(|card| render_card(&card.body, highlighter, &values));
+    let notes = card.iter().flat_map(|card| &card.notes).map(|note| format!("{}: card: {note}", model.id)).collect();
+    let card_html = card.map(|card| Value::from_safe_string(card.html));
     let examples = page
         .examples
         .iter()
@@ -316,7 +322,7 @@ pub fn render_model_page(
         + view.inference.iter().flat_map(|g| &g.examples).map(|e| html_len(&e.html) + 1024).sum::<usize>()
         + 16 * 1024;
     let context = minijinja::context! { site, model => view, page_title => model.id.as_str() };
-    templates.render_sized("model.html", context, size)
+    Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, notes })
 }
 
 /// One row of the library listing.

@@ -370,8 +370,9 @@ impl RenderStage<'_> {
             local_apps: local.apps,
             notebook_url: notebook_link(&files, self.site),
         };
-        let html = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
-        files.insert(0, (format!("{}/index.html", model.id), html.into_bytes()));
+        let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
+        notes.extend(page.notes);
+        files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
         Ok(Ok((files, ModelSummary::of(model, self.site), notes)))
     }
 }

@@ -27,6 +27,7 @@ pub fn all(c: &Corpus) -> Vec<Case> {
     cases.extend(json_files(c));
     cases.extend(wrong_types(c));
     cases.extend(cards(c));
+    cases.extend(costly_cards(c));
     cases.extend(values(c));
     cases.extend(file_system(c));
     cases.extend(input_limits(c));
@@ -231,6 +232,23 @@ fn cards(c: &Corpus) -> Vec<Case> {
     c.card("cards/yaml-deep", &format!("---\nlicense: {}{}\n---\nbody\n", "[".repeat(10_000), "]".repeat(10_000)));
     cases.push(case("card-yaml-10000-deep", error("cards/yaml-deep/README.md", "front matter is not valid YAML")));
     cases
+}
+
+/// Cards made to cost as much as they can (issue 16): each once took minutes
+/// or gigabytes; now each is shown within the limits on what a card may cost.
+fn costly_cards(c: &Corpus) -> Vec<Case> {
+    let code = "abcdefghij".repeat(10_000);
+    let formatting: String = (0..200).map(|i| format!("<b id={i}>")).collect();
+    vec![
+        // Placeholders forged around a 100 KB block made a 1 GB page.
+        card_case(c, "card-forged-placeholders", &format!("<div>x</div>\n\n```\n{code}\n```\n\n{}", "\u{E000}code-block-0\u{E000}\n\n".repeat(10_000))),
+        card_case(c, "card-40000-code-blocks", &format!("<b>x</b>\n\n{}", "```\nx\n```\n\n".repeat(40_000))),
+        card_case(c, "card-100000-nested-divs", &"<div>".repeat(100_000)),
+        card_case(c, "card-100000-quotes", &">".repeat(100_000)),
+        card_case(c, "card-reopened-formatting", &format!("<div>{formatting}</div>{}", "<div>x</div>".repeat(2000))),
+        // 2 MiB of footnotes make more HTML than the sanitiser takes.
+        card_case(c, "card-dense-footnotes", &(0..80_000).map(|i| format!("x[^{i}]\n\n[^{i}]: y\n\n")).collect::<String>()),
+    ]
 }
 
 /// Records whose every string field a generator reads holds [`PAYLOAD`],

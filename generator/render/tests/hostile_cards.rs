@@ -1,0 +1,122 @@
+//! Cards made to cost as much as they can: each renders within its limits,
+//! shows what it can of itself and says, in a note, what it lost.
+//!
+//! The sanitiser's and highlighter's costs cannot be counted from outside,
+//! so the cards that used to take minutes get a generous time limit.
+
+use std::time::{Duration, Instant};
+
+use modelpages_render::{render_card, Highlighter, RenderedCard, ShapeValues};
+
+/// What took minutes before must now take seconds, even unoptimised.
+const GENEROUS: Duration = Duration::from_secs(60);
+
+fn render(markdown: &str) -> RenderedCard {
+    static HIGHLIGHTER: std::sync::OnceLock<Highlighter> = std::sync::OnceLock::new();
+    let highlighter = HIGHLIGHTER.get_or_init(Highlighter::new);
+    let started = Instant::now();
+    let card = render_card(markdown, highlighter, &ShapeValues::new(&[]));
+    assert!(started.elapsed() < GENEROUS, "{:?} for a card of {} bytes", started.elapsed(), markdown.len());
+    card
+}
+
+fn has_note(card: &RenderedCard, words: &str) -> bool {
+    card.notes.iter().any(|note| note.contains(words))
+}
+
+#[test]
+fn a_card_cannot_repeat_its_code_block() {
+    // Raw HTML sends the card through the sanitiser, around which code
+    // blocks are kept as placeholders; the card forges one 1,000 times.
+    let code = "let unique = 1;\n".repeat(100);
+    let forged = "\u{E000}code-block-0\u{E000}\n\n".repeat(1000);
+    let card = render(&format!("<div>raw</div>\n\n```js\n{code}```\n\n{forged}<p>\u{E000}code-block-0\u{E000}</p>\n"));
+    assert_eq!(card.html.matches("unique").count(), 100, "the block is shown once");
+    assert!(card.html.len() < 64 * 1024, "{} bytes", card.html.len());
+}
+
+#[test]
+fn deeply_nested_html_is_shown_as_text() {
+    for (name, html) in [
+        ("divs", "<div>".repeat(100_000)),
+        ("formatting", (0..20_000).map(|i| format!("<b id={i}>")).collect()),
+        ("lists", "<ul><li>".repeat(30_000)),
+        ("blocks", "<div>\n\n".repeat(50_000)),
+    ] {
+        let card = render(&format!("before\n\n{html}\n\nafter\n"));
+        assert!(has_note(&card, "nests deeper than 256 elements; the HTML is shown as text"), "{name}: {:?}", card.notes);
+        assert!(card.html.contains("&lt;"), "{name}: the tags are text");
+        assert!(card.html.contains("<p>before</p>") && card.html.contains("after"), "{name}");
+        assert!(card.html.len() < 4 * html.len(), "{name}: {} bytes", card.html.len());
+    }
+}
+
+#[test]
+fn formatting_reopened_in_every_element_is_shown_as_text() {
+    // Each `<div>` re-opens every `<b>` left open: 12 KB made 2 MB of HTML.
+    let opened: String = (0..200).map(|i| format!("<b id={i}>")).collect();
+    let card = render(&format!("<div>{opened}</div>{}\n", "<div>x</div>".repeat(1000)));
+    assert!(has_note(&card, "the HTML is shown as text"), "{:?}", card.notes);
+    assert!(card.html.len() < 64 * 1024, "{} bytes", card.html.len());
+    // One long link re-opened in each of them.
+    let card = render(&format!("<div><a href=\"{}\">x</div>{}\n", "y".repeat(50_000), "<div>x</div>".repeat(200)));
+    assert!(has_note(&card, "the HTML is shown as text"), "{:?}", card.notes);
+    assert!(card.html.len() < 256 * 1024, "{} bytes", card.html.len());
+}
+
+#[test]
+fn deeply_nested_markdown_is_flattened() {
+    for (name, markdown) in [
+        ("quotes", format!("{}deep\n", ">".repeat(100_000))),
+        ("quotes after html", format!("<b>x</b>\n\n{}deep\n", ">".repeat(100_000))),
+        ("lists", format!("{}deep\n", (0..500).map(|i| format!("{}- a\n", "  ".repeat(i))).collect::<String>())),
+        ("emphasis", format!("{}deep{}\n", "*a _".repeat(20_000), "_ a*".repeat(20_000))),
+    ] {
+        let card = render(&markdown);
+        assert!(has_note(&card, "nested deeper than 64 levels is shown flattened"), "{name}: {:?}", card.notes);
+        assert!(card.html.contains("deep"), "{name}: the text stays");
+        assert!(card.html.matches("<blockquote>").count() <= 64, "{name}");
+        assert!(card.html.len() < 4 * markdown.len(), "{name}: {} bytes", card.html.len());
+    }
+}
+
+#[test]
+fn many_code_blocks_after_raw_html_render_in_seconds() {
+    let card = render(&format!("<b>x</b>\n\n{}", "```\nx\n```\n\n".repeat(40_000)));
+    assert_eq!(card.html.matches("<pre class=\"hl-code\"><code>x\n</code></pre>").count(), 40_000);
+    assert!(card.notes.is_empty(), "{:?}", card.notes);
+}
+
+#[test]
+fn code_past_the_highlighting_budget_is_plain() {
+    // A long line of Markdown took two minutes to highlight.
+    let card = render(&format!("```markdown\n{}\n```\n", "*_`[".repeat(60_000)));
+    assert!(!card.html.contains("<span"), "shown plain");
+    assert!(has_note(&card, "is not highlighted"), "{:?}", card.notes);
+    // Blocks are highlighted until the budget is spent.
+    let block = format!("```python\n{}```\n\n", "x = 1  # comment\n".repeat(1000));
+    let card = render(&block.repeat(20));
+    let highlighted = card.html.split("<pre").filter(|b| b.contains("<span")).count();
+    assert_eq!(highlighted, (128 << 10) / (block.len() - "```python\n```\n\n".len()));
+    assert!(has_note(&card, "is not highlighted"), "{:?}", card.notes);
+}
+
+#[test]
+fn a_card_whose_html_is_too_large_to_sanitise_is_shown_as_source() {
+    // 2.5 MB of footnotes make 17 MB of HTML.
+    let markdown: String = (0..100_000).map(|i| format!("x[^{i}]\n\n[^{i}]: y\n\n")).collect();
+    let card = render(&markdown);
+    assert!(has_note(&card, "the card is shown as Markdown source"), "{:?}", card.notes);
+    assert!(card.html.starts_with("<pre>x[^0]"), "{}", &card.html[..40]);
+    assert!(card.html.len() < markdown.len() * 2);
+}
+
+#[test]
+fn ordinary_cards_lose_nothing() {
+    let card = render(
+        "# Model\n\n<div align=\"center\"><img src=\"logo.png\"></div>\n\n> quoted\n\n- a\n  - b\n\n\
+         ```python\nimport torch\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nNote[^1].\n\n[^1]: x\n",
+    );
+    assert!(card.notes.is_empty(), "{:?}", card.notes);
+    assert!(card.html.contains("<span"), "highlighted");
+}
