@@ -71,6 +71,10 @@ enum Command {
         /// The same seed always gives the same bytes.
         #[arg(long, default_value_t = modelpages_synth::DEFAULT_SEED)]
         seed: u64,
+        /// Small records (id, task, library, tags, downloads, likes, date)
+        /// and no cards: the same ids, for measuring listings at hub scale.
+        #[arg(long)]
+        minimal: bool,
     },
 }
 
@@ -153,8 +157,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprintln!("checked {} models, {} failed", corpus.models.len() + corpus.errors.len(), corpus.errors.len());
             Ok(exit_code(corpus.errors.is_empty()))
         }
-        Command::Synth { count, out, seed } => {
-            let report = modelpages_synth::write_synthetic_corpus(&out, count, seed)
+        Command::Synth { count, out, seed, minimal } => {
+            let shape = if minimal { modelpages_synth::Shape::Minimal } else { modelpages_synth::Shape::Full };
+            let report = modelpages_synth::write_shaped_corpus(&out, count, seed, shape)
                 .with_context(|| format!("cannot write the synthetic corpus to {}", out.display()))?;
             eprintln!(
                 "wrote {} synthetic models in {} namespaces to {} in {:.2}s",

@@ -10,6 +10,11 @@
 //! diffusers, sentence-transformers, timm, peft, gguf, mlx and a long tail of
 //! the catalogue's libraries; tasks fit their library; a third of chat-capable
 //! models are conversational; about 5% are served by inference providers.
+//!
+//! A minimal corpus ([`Shape::Minimal`], `modelpages synth --minimal`) has the
+//! same ids, libraries, tasks, tags, downloads and likes, but each record is
+//! only those fields and there is no card: what a build of a million models
+//! needs to measure the site's listings and search, at a tenth of the disk.
 
 mod card;
 mod catalog;
@@ -58,13 +63,34 @@ fn model_rng(seed: u64, index: usize) -> dist::SynthRng {
     rng
 }
 
+/// What each generated model holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    /// A record in the Hub API's full shape and a card.
+    #[default]
+    Full,
+    /// Only id, task, library, tags, downloads, likes and date; no card.
+    Minimal,
+}
+
 /// Generates model `index` of a corpus of `count` models with `seed`. Pure:
 /// the same arguments always give the same model.
 pub fn synthetic_model(seed: u64, index: usize, count: usize) -> SynthModel {
+    synthetic_model_shaped(seed, index, count, Shape::Full)
+}
+
+/// [`synthetic_model`] in the given shape; a minimal model has an empty card
+/// (no `README.md` is written for it).
+pub fn synthetic_model_shaped(seed: u64, index: usize, count: usize, shape: Shape) -> SynthModel {
     let mut rng = model_rng(seed, index);
     let plan = plan::plan(&mut rng, index, count);
-    let card = card::card(&mut rng, &plan);
-    let record = record::record(&mut rng, &plan, card.len());
+    let (record, card) = match shape {
+        Shape::Full => {
+            let card = card::card(&mut rng, &plan);
+            (record::record(&mut rng, &plan, card.len()), card)
+        }
+        Shape::Minimal => (record::minimal_record(&mut rng, &plan), String::new()),
+    };
     let mut record_json = serde_json::to_string_pretty(&record).expect("records are plain JSON");
     record_json.push('\n');
     SynthModel { id: plan.id, record_json, card }
@@ -74,6 +100,11 @@ pub fn synthetic_model(seed: u64, index: usize, count: usize) -> SynthModel {
 /// be empty, so a real corpus is never mixed with or overwritten by synthetic
 /// records).
 pub fn write_synthetic_corpus(out: &Path, count: usize, seed: u64) -> io::Result<SynthReport> {
+    write_shaped_corpus(out, count, seed, Shape::Full)
+}
+
+/// [`write_synthetic_corpus`] in the given shape.
+pub fn write_shaped_corpus(out: &Path, count: usize, seed: u64, shape: Shape) -> io::Result<SynthReport> {
     let start = Instant::now();
     fs::create_dir_all(out)?;
     if fs::read_dir(out)?.next().is_some() {
@@ -97,11 +128,13 @@ pub fn write_synthetic_corpus(out: &Path, count: usize, seed: u64) -> io::Result
             fs::create_dir(out.join(plan::namespace_name(ns)))?;
             let mut bytes = 0;
             for &index in indices {
-                let model = synthetic_model(seed, index, count);
+                let model = synthetic_model_shaped(seed, index, count, shape);
                 let dir = out.join(&model.id);
                 fs::create_dir(&dir)?;
                 fs::write(dir.join("model.json"), &model.record_json)?;
-                fs::write(dir.join("README.md"), &model.card)?;
+                if shape == Shape::Full {
+                    fs::write(dir.join("README.md"), &model.card)?;
+                }
                 bytes += (model.record_json.len() + model.card.len()) as u64;
             }
             Ok::<(usize, u64), io::Error>((1, bytes))

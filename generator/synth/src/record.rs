@@ -45,6 +45,23 @@ pub fn record(rng: &mut SynthRng, plan: &Plan, card_len: usize) -> Value {
     Value::Object(r)
 }
 
+/// The record of `plan` with only what listings and search use: id, task,
+/// library, tags, downloads, likes and date.
+pub fn minimal_record(rng: &mut SynthRng, plan: &Plan) -> Value {
+    let mut r = Map::new();
+    r.insert("id".into(), json!(plan.id));
+    if !plan.task.is_empty() {
+        r.insert("pipeline_tag".into(), json!(plan.task));
+    }
+    r.insert("library_name".into(), json!(plan.library.key));
+    r.insert("tags".into(), json!(tags(rng, plan)));
+    let downloads = crate::dist::downloads(rng);
+    r.insert("downloads".into(), json!(downloads));
+    r.insert("likes".into(), json!(crate::dist::likes(rng, downloads)));
+    r.insert("lastModified".into(), json!(crate::dist::last_modified(rng)));
+    Value::Object(r)
+}
+
 fn tags(rng: &mut SynthRng, plan: &Plan) -> Vec<String> {
     let mut tags: Vec<String> = vec![plan.library.key.to_string()];
     let push = |tags: &mut Vec<String>, tag: &str| {

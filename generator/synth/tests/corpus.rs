@@ -237,3 +237,27 @@ fn some_gguf_repositories_hold_many_quantizations() {
     assert!((0.01..=0.03).contains(&share), "gguf repositories with many files: {share}");
     assert!(sharded > 0, "some quantizations are sharded");
 }
+
+#[test]
+fn a_minimal_corpus_has_the_same_ids_and_listing_fields_and_no_cards() {
+    let (full, minimal) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_synthetic_corpus(full.path(), 200, 3).unwrap();
+    let report = modelpages_synth::write_shaped_corpus(minimal.path(), 200, 3, modelpages_synth::Shape::Minimal).unwrap();
+    assert_eq!(report.models, 200);
+    let (full_tree, minimal_tree) = (tree(full.path()), tree(minimal.path()));
+    assert_eq!(minimal_tree.len(), 200, "a model.json per model, no README.md");
+    assert!(minimal_tree.keys().all(|p| p.ends_with("model.json")));
+    let records = |t: &BTreeMap<PathBuf, Vec<u8>>| -> Vec<ModelRecord> {
+        t.iter().filter(|(p, _)| p.ends_with("model.json")).map(|(p, b)| parse_record(p, b).unwrap()).collect()
+    };
+    let (full_records, minimal_records) = (records(&full_tree), records(&minimal_tree));
+    assert_eq!(full_records.len(), minimal_records.len());
+    let mut smaller = 0;
+    for (f, m) in full_records.iter().zip(&minimal_records) {
+        assert_eq!((&f.id, f.task(), f.library()), (&m.id, m.task(), m.library()));
+        assert!(m.downloads.is_some() && m.likes.is_some() && !m.tags.is_empty(), "{}", m.id);
+        assert!(m.siblings.is_empty() && m.card_data.is_none() && m.config.is_none(), "{}", m.id);
+        smaller += usize::from(minimal_tree[&PathBuf::from(&m.id).join("model.json")].len() * 2 < full_tree[&PathBuf::from(&f.id).join("model.json")].len());
+    }
+    assert!(smaller > 150, "minimal records are much smaller: {smaller} of 200");
+}
