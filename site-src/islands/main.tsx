@@ -45,15 +45,15 @@ const islands: Readonly<Record<string, IslandFactory>> = {
     );
   },
   "model-search": (host) => {
-    const indexUrl = host.dataset.index;
-    if (!indexUrl) {
+    const base = host.dataset.base;
+    if (!base) {
       return null;
     }
-    // The prerendered listing the search replaces once its index has loaded.
+    // The prerendered listing the search replaces once it is ready.
     const fallback = [...document.querySelectorAll<HTMLElement>("[data-fallback]")].filter(
       (element) => element.dataset.fallback === "model-search",
     );
-    return <ModelSearch indexUrl={indexUrl} base={host.dataset.base ?? "/"} fallback={fallback} />;
+    return <ModelSearch base={base} fallback={fallback} />;
   },
 };
 

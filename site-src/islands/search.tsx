@@ -1,11 +1,14 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { SORT_KEYS, facetCounts, filterAndSort, parseIndex, textMatches } from "./search-index";
-import type { Facet, ModelIndex, SortKey } from "./search-index";
+import { SORT_KEYS, SearchData, scopePath } from "./search-data";
+import type { Facet, Manifest, Model, SortKey } from "./search-data";
+import { facetCounts, passes, sortModels, textResults } from "./search-results";
+import type { FacetCounts, Filters } from "./search-results";
+import { queryWords } from "./search-words";
 
-/** Results shown per page: the list never holds more rows than this. */
-export const PAGE_SIZE = 50;
-/** Typing settles for this long before the list is filtered again. */
+/** Typing settles for this long before the results are worked out again. */
 export const DEBOUNCE_MS = 150;
+/** Pages of a namespace's listing read to filter it by task or library. */
+const NAMESPACE_PAGES = 20;
 
 const SORT_LABELS: Readonly<Record<SortKey, string>> = {
   downloads: "Most downloads",
@@ -17,16 +20,6 @@ const numberFormat = new Intl.NumberFormat("en-US");
 
 function plural(count: number, one: string, many: string): string {
   return `${numberFormat.format(count)} ${count === 1 ? one : many}`;
-}
-
-/** The filters a reader sets; mirrored in the page's query string. */
-interface Filters {
-  query: string;
-  task: string;
-  library: string;
-  sort: SortKey;
-  /** Zero-based. */
-  page: number;
 }
 
 function isSortKey(value: string | null): value is SortKey {
@@ -41,6 +34,7 @@ function filtersFromUrl(): Filters {
     query: params.get("q") ?? "",
     task: params.get("task") ?? "",
     library: params.get("library") ?? "",
+    namespace: params.get("namespace") ?? "",
     sort: isSortKey(sort) ? sort : "downloads",
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
   };
@@ -60,13 +54,14 @@ function filtersToUrl(filters: Filters): void {
   set("q", filters.query.trim(), "");
   set("task", filters.task, "");
   set("library", filters.library, "");
+  set("namespace", filters.namespace, "");
   set("sort", filters.sort, "downloads");
   set("page", String(filters.page + 1), "1");
   if (url.href !== window.location.href) {
     try {
       window.history.replaceState(window.history.state, "", url.href);
     } catch {
-      // History can be unavailable in sandboxed frames; filtering still works.
+      // History can be unavailable in sandboxed frames; searching still works.
     }
   }
 }
@@ -75,44 +70,44 @@ function modelUrl(base: string, id: string): string {
   return `${base}${id.split("/").map(encodeURIComponent).join("/")}/`;
 }
 
-function facetPosition(facets: readonly Facet[], key: string): number {
-  return key === "" ? -1 : facets.findIndex((facet) => facet.key === key);
+/** What the island shows for one set of filters. */
+interface View {
+  filters: Filters;
+  /** This page's models. */
+  rows: readonly Model[];
+  total: number;
+  pages: number;
+  /** Why some matches cannot be shown, when some cannot. */
+  note: string | null;
+  /** Counts for the selects; null: the manifest's. */
+  counts: FacetCounts | null;
 }
 
-type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; index: ModelIndex };
+type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData };
 
 export interface ModelSearchProps {
-  /** URL of search-index.json. */
-  indexUrl: string;
-  /** Site base path; model pages are at base + id + "/". */
+  /** Site base path; the search files are under base + "search/", model pages at base + id + "/". */
   base: string;
-  /** The prerendered no-JavaScript listing, hidden once the index has loaded. */
+  /** The prerendered no-JavaScript listing, hidden once the search is ready. */
   fallback: readonly HTMLElement[];
 }
 
-/** Loads the search index, then shows the search UI in place of the fallback listing. */
-export function ModelSearch({ indexUrl, base, fallback }: ModelSearchProps) {
+/** Loads the search manifest, then shows the search in place of the fallback listing. */
+export function ModelSearch({ base, fallback }: ModelSearchProps) {
   const [state, setState] = useState<LoadState>({ status: "loading" });
 
   useEffect(() => {
     const controller = new AbortController();
-    fetch(indexUrl, { credentials: "same-origin", signal: controller.signal })
-      .then(async (response) => {
-        if (!response.ok) {
-          throw new Error(`HTTP ${response.status}`);
+    SearchData.load(base, controller.signal).then(
+      (data) => setState({ status: "ready", data }),
+      () => {
+        if (!controller.signal.aborted) {
+          setState({ status: "failed" });
         }
-        return parseIndex((await response.json()) as unknown);
-      })
-      .then(
-        (index) => setState({ status: "ready", index }),
-        () => {
-          if (!controller.signal.aborted) {
-            setState({ status: "failed" });
-          }
-        },
-      );
+      },
+    );
     return () => controller.abort();
-  }, [indexUrl]);
+  }, [base]);
 
   const ready = state.status === "ready";
   useLayoutEffect(() => {
@@ -132,7 +127,7 @@ export function ModelSearch({ indexUrl, base, fallback }: ModelSearchProps) {
   if (state.status === "loading") {
     return (
       <p className="search-status" role="status">
-        Loading the model list…
+        Loading the search…
       </p>
     );
   }
@@ -143,21 +138,92 @@ export function ModelSearch({ indexUrl, base, fallback }: ModelSearchProps) {
       </p>
     );
   }
-  return <SearchPanel index={state.index} base={base} />;
+  return <SearchPanel data={state.data} />;
 }
 
-interface SearchPanelProps {
-  index: ModelIndex;
-  base: string;
+/** How many models a listing without a query holds, from the manifest. */
+function scopeCount(manifest: Manifest, filters: Filters): number {
+  const facet = (facets: readonly Facet[], key: string) => facets.find((f) => f.key === key)?.count ?? 0;
+  if (filters.task !== "" && filters.library !== "") {
+    return manifest.pairs.get(`${filters.task} ${filters.library}`) ?? 0;
+  }
+  if (filters.task !== "") {
+    return facet(manifest.tasks, filters.task);
+  }
+  return filters.library !== "" ? facet(manifest.libraries, filters.library) : manifest.count;
 }
 
-function SearchPanel({ index, base }: SearchPanelProps) {
+/** One page of the results for `filters`, fetching what it needs. */
+async function resultsFor(data: SearchData, filters: Filters): Promise<View> {
+  const { manifest } = data;
+  const size = manifest.pageSize;
+  const paged = (all: Model[], note: string | null, counts: FacetCounts | null): View => {
+    const pages = Math.max(1, Math.ceil(all.length / size));
+    const page = Math.min(filters.page, pages - 1);
+    return { filters, rows: all.slice(page * size, (page + 1) * size), total: all.length, pages, note, counts };
+  };
+  const terms = queryWords(filters.query);
+  if (terms.length > 0) {
+    const found = textResults(terms, await Promise.all(terms.map((term) => data.match(term))));
+    const shown = sortModels(found.hits.filter((model) => passes(model, filters)), filters.sort);
+    let note: string | null = null;
+    if (!found.complete) {
+      note =
+        found.known !== null
+          ? `${plural(found.known, "model matches", "models match")}; the ${numberFormat.format(manifest.shardModels)} most downloaded are searched. Add a word to narrow the search.`
+          : "Only the most downloaded models for each word are searched. Add a less common word to find the rest.";
+    }
+    return paged(shown, note, facetCounts(found.hits, filters));
+  }
+  const scope = scopePath(filters.task, filters.library, filters.namespace);
+  if (filters.namespace !== "") {
+    // A namespace's listing is read whole (up to its first pages) and
+    // filtered, sorted and counted here: most namespaces hold a few models,
+    // and there is no listing of a namespace and a task together.
+    const first = await data.listPage(scope, "downloads", 1);
+    const rest = await Promise.all(
+      Array.from({ length: Math.min(first.pages, NAMESPACE_PAGES) - 1 }, (_, i) =>
+        data.listPage(scope, "downloads", i + 2),
+      ),
+    );
+    const all = [first, ...rest].flatMap((page) => page.models);
+    const note =
+      first.pages > NAMESPACE_PAGES
+        ? `Only the ${numberFormat.format(all.length)} most downloaded models of ${filters.namespace} are filtered.`
+        : null;
+    const shown = sortModels(all.filter((model) => passes(model, filters)), filters.sort);
+    return paged(shown, note, facetCounts(all, filters));
+  }
+  const count = scopeCount(manifest, filters);
+  if (count === 0) {
+    return paged([], null, null);
+  }
+  if (filters.sort !== "downloads" && count <= size) {
+    // A listing of one page has no other orders: sort its one page here.
+    const only = await data.listPage(scope, "downloads", 1);
+    return paged(sortModels([...only.models], filters.sort), null, null);
+  }
+  const listed = filters.sort === "downloads" ? count : Math.min(count, manifest.sortedModels);
+  const pages = Math.max(1, Math.ceil(listed / size));
+  const page = Math.min(filters.page, pages - 1);
+  const current = await data.listPage(scope, filters.sort, page + 1);
+  const note =
+    listed < count
+      ? `The first ${numberFormat.format(listed)} of ${plural(count, "model", "models")} are listed in this order; sort by downloads to see them all.`
+      : null;
+  return { filters, rows: current.models, total: count, pages, note, counts: null };
+}
+
+function SearchPanel({ data }: { data: SearchData }) {
+  const { manifest } = data;
   const [filters, setFilters] = useState<Filters>(filtersFromUrl);
   const [input, setInput] = useState<string>(filters.query);
+  const [view, setView] = useState<View | null>(null);
+  const [failed, setFailed] = useState(false);
   const listTop = useRef<HTMLDivElement>(null);
   const ids = `search${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
 
-  // Debounced typing: filter once the reader pauses.
+  // Debounced typing: the results follow once the reader pauses.
   useEffect(() => {
     if (input === filters.query) {
       return undefined;
@@ -170,20 +236,40 @@ function SearchPanel({ index, base }: SearchPanelProps) {
 
   useEffect(() => filtersToUrl(filters), [filters]);
 
-  const task = facetPosition(index.tasks, filters.task);
-  const library = facetPosition(index.libraries, filters.library);
-  const hits = useMemo(() => textMatches(index, filters.query), [index, filters.query]);
-  const counts = useMemo(() => facetCounts(index, hits, task, library), [index, hits, task, library]);
-  const results = useMemo(
-    () => filterAndSort(index, hits, task, library, filters.sort),
-    [index, hits, task, library, filters.sort],
-  );
-  const taskOptions = useMemo(() => sortedFacets(index.tasks), [index]);
-  const libraryOptions = useMemo(() => sortedFacets(index.libraries), [index]);
+  useEffect(() => {
+    let current = true;
+    resultsFor(data, filters).then(
+      (next) => {
+        if (current) {
+          setView(next);
+          setFailed(false);
+        }
+      },
+      () => {
+        if (current) {
+          setFailed(true);
+        }
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [data, filters]);
 
-  const pageCount = Math.max(1, Math.ceil(results.length / PAGE_SIZE));
-  const page = Math.min(filters.page, pageCount - 1);
-  const rows = Array.from(results.subarray(page * PAGE_SIZE, (page + 1) * PAGE_SIZE));
+  const onType = (value: string): void => {
+    setInput(value);
+    // Each key fetches the next hop of the word being typed at once, so
+    // the shard is there when the results are worked out.
+    for (const term of queryWords(value)) {
+      data.match(term).catch(() => undefined);
+    }
+  };
+
+  const counts = view?.counts ?? null;
+  const taskCounts = useMemo(() => manifestCounts(manifest, filters, "task"), [manifest, filters]);
+  const libraryCounts = useMemo(() => manifestCounts(manifest, filters, "library"), [manifest, filters]);
+  const taskOptions = useMemo(() => sortedFacets(manifest.tasks), [manifest]);
+  const libraryOptions = useMemo(() => sortedFacets(manifest.libraries), [manifest]);
 
   const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, ...change }));
   const goToPage = (target: number): void => {
@@ -194,11 +280,13 @@ function SearchPanel({ index, base }: SearchPanelProps) {
     }
   };
 
+  const page = view === null ? 0 : Math.min(view.filters.page, view.pages - 1);
+  const pageCount = view?.pages ?? 1;
   return (
     <div className="search-panel">
       <div className="search-controls" role="search">
         <div className="search-field search-text">
-          <label htmlFor={`${ids}-q`}>Filter by name or tag</label>
+          <label htmlFor={`${ids}-q`}>Search by name, tag, task or library</label>
           <input
             id={`${ids}-q`}
             type="search"
@@ -207,7 +295,7 @@ function SearchPanel({ index, base }: SearchPanelProps) {
             placeholder="e.g. llama, bert, gguf"
             autoComplete="off"
             spellCheck={false}
-            onChange={(event) => setInput(event.currentTarget.value)}
+            onChange={(event) => onType(event.currentTarget.value)}
             onKeyDown={(event) => {
               if (event.key === "Enter") {
                 update({ query: input });
@@ -219,10 +307,9 @@ function SearchPanel({ index, base }: SearchPanelProps) {
           id={`${ids}-task`}
           label="Task"
           allLabel="All tasks"
-          allCount={counts.allTasks}
+          allCount={counts?.allTasks ?? taskCounts.all}
           options={taskOptions}
-          counts={counts.tasks}
-          selected={task}
+          counts={counts?.tasks ?? taskCounts.each}
           value={filters.task}
           onChange={(key) => update({ task: key })}
         />
@@ -230,10 +317,9 @@ function SearchPanel({ index, base }: SearchPanelProps) {
           id={`${ids}-library`}
           label="Library"
           allLabel="All libraries"
-          allCount={counts.allLibraries}
+          allCount={counts?.allLibraries ?? libraryCounts.all}
           options={libraryOptions}
-          counts={counts.libraries}
-          selected={library}
+          counts={counts?.libraries ?? libraryCounts.each}
           value={filters.library}
           onChange={(key) => update({ library: key })}
         />
@@ -258,34 +344,41 @@ function SearchPanel({ index, base }: SearchPanelProps) {
           </select>
         </div>
       </div>
+      {filters.namespace !== "" ? (
+        <p className="search-scope">
+          In namespace <strong>{filters.namespace}</strong>{" "}
+          <button type="button" className="page-button" onClick={() => update({ namespace: "" })}>
+            Search all namespaces
+          </button>
+        </p>
+      ) : null}
       <div ref={listTop} className="search-summary">
         <p className="search-status" role="status" aria-live="polite" aria-atomic="true">
-          {plural(results.length, "model", "models")}
-          {pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}
+          {failed
+            ? "Search is unavailable right now."
+            : view === null
+              ? "Searching…"
+              : `${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
         </p>
+        {view?.note ? <p className="search-note">{view.note}</p> : null}
       </div>
-      {rows.length === 0 ? (
+      {view === null ? null : view.rows.length === 0 ? (
         <p className="empty">No model matches these filters.</p>
       ) : (
-        <ol className="search-results" start={page * PAGE_SIZE + 1} aria-label="Models">
-          {rows.map((position) => {
-            const id = index.ids[position] ?? "";
-            const modelTask = index.tasks[index.task[position] ?? -1];
-            const modelLibrary = index.libraries[index.library[position] ?? -1];
-            return (
-              <li key={id} className="search-result">
-                <a className="search-result-id" href={modelUrl(base, id)}>
-                  {id}
-                </a>
-                <span className="search-result-meta">
-                  {modelTask !== undefined ? <span>{modelTask.label}</span> : null}
-                  {modelLibrary !== undefined ? <span>{modelLibrary.label}</span> : null}
-                  <span>{plural(index.downloads[position] ?? 0, "download", "downloads")}</span>
-                  <span>{plural(index.likes[position] ?? 0, "like", "likes")}</span>
-                </span>
-              </li>
-            );
-          })}
+        <ol className="search-results" start={page * manifest.pageSize + 1} aria-label="Models">
+          {view.rows.map((model) => (
+            <li key={model.id} className="search-result">
+              <a className="search-result-id" href={modelUrl(data.base, model.id)}>
+                {model.id}
+              </a>
+              <span className="search-result-meta">
+                {model.task !== null ? <span>{labelOf(manifest.tasks, model.task)}</span> : null}
+                {model.library !== null ? <span>{labelOf(manifest.libraries, model.library)}</span> : null}
+                <span>{plural(model.downloads, "download", "downloads")}</span>
+                <span>{plural(model.likes, "like", "likes")}</span>
+              </span>
+            </li>
+          ))}
         </ol>
       )}
       {pageCount > 1 ? (
@@ -324,49 +417,63 @@ function SearchPanel({ index, base }: SearchPanelProps) {
   );
 }
 
+function labelOf(facets: readonly Facet[], key: string): string {
+  return facets.find((facet) => facet.key === key)?.label ?? key;
+}
+
+/** Select counts without a query, from the manifest: each given the other filter. */
+function manifestCounts(
+  manifest: Manifest,
+  filters: Filters,
+  kind: "task" | "library",
+): { all: number; each: ReadonlyMap<string, number> } {
+  const [own, other] = kind === "task" ? [manifest.tasks, filters.library] : [manifest.libraries, filters.task];
+  const otherFacets = kind === "task" ? manifest.libraries : manifest.tasks;
+  if (other === "") {
+    return { all: manifest.count, each: new Map(own.map((facet) => [facet.key, facet.count])) };
+  }
+  const pair = (key: string) => manifest.pairs.get(kind === "task" ? `${key} ${other}` : `${other} ${key}`) ?? 0;
+  return {
+    all: otherFacets.find((facet) => facet.key === other)?.count ?? 0,
+    each: new Map(own.map((facet) => [facet.key, pair(facet.key)])),
+  };
+}
+
 interface FacetSelectProps {
   id: string;
   label: string;
   allLabel: string;
   allCount: number;
-  options: readonly { facet: Facet; position: number }[];
-  /** Matching models per facet position, given the other filters. */
-  counts: ArrayLike<number>;
-  /** Position of the chosen facet, or -1 for all. */
-  selected: number;
+  options: readonly Facet[];
+  /** Matching models per facet key, given the other filters. */
+  counts: ReadonlyMap<string, number>;
   value: string;
   onChange: (key: string) => void;
 }
 
 /** A task or library filter: facets with matches (and the chosen one), with counts. */
-function FacetSelect({ id, label, allLabel, allCount, options, counts, selected, value, onChange }: FacetSelectProps) {
+function FacetSelect({ id, label, allLabel, allCount, options, counts, value, onChange }: FacetSelectProps) {
   return (
     <div className="search-field">
       <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        className="search-select"
-        value={selected < 0 ? "" : value}
-        onChange={(event) => onChange(event.currentTarget.value)}
-      >
+      <select id={id} className="search-select" value={value} onChange={(event) => onChange(event.currentTarget.value)}>
         <option value="">
           {allLabel} ({numberFormat.format(allCount)})
         </option>
-        {options.map(({ facet, position }) => {
-          const found = counts[position] ?? 0;
-          return found > 0 || position === selected ? (
+        {options.map((facet) => {
+          const found = counts.get(facet.key) ?? 0;
+          return found > 0 || facet.key === value ? (
             <option key={facet.key} value={facet.key}>
               {facet.label} ({numberFormat.format(found)})
             </option>
           ) : null;
         })}
+        {value !== "" && !options.some((facet) => facet.key === value) ? <option value={value}>{value} (0)</option> : null}
       </select>
     </div>
   );
 }
 
-function sortedFacets(facets: readonly Facet[]): { facet: Facet; position: number }[] {
-  return facets
-    .map((facet, position) => ({ facet, position }))
-    .sort((a, b) => a.facet.label.localeCompare(b.facet.label, "en"));
+function sortedFacets(facets: readonly Facet[]): Facet[] {
+  return [...facets].sort((a, b) => a.label.localeCompare(b.label, "en"));
 }

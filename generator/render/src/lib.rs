@@ -10,6 +10,7 @@ mod highlight;
 mod html_cost;
 mod line_cache;
 mod theme;
+mod listing_pages;
 mod local;
 mod markdown;
 mod pages;
@@ -19,10 +20,13 @@ mod templates;
 pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use local::{LocalAppAction, LocalAppExample};
 pub use markdown::{render_card, RenderedCard};
+pub use listing_pages::{
+    render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
+    render_task_page, render_tasks_page, LibraryListing, ModelListingPage, NamespaceListing, Pager, PagerLink,
+    TaskListing,
+};
 pub use pages::{
-    example_values,
-    model_url, render_index_page, render_libraries_page, render_library_page, render_model_page,
-    render_not_found_page, render_task_page, render_tasks_page, CodeExample, InferenceExample, LibraryLink,
-    LibraryListing, ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TaskLink, TaskListing,
+    example_values, model_url, render_model_page, render_not_found_page, CodeExample, InferenceExample, LibraryLink,
+    ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TaskLink,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};

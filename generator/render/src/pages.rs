@@ -70,14 +70,6 @@ pub struct TaskLink {
     pub page_url: String,
 }
 
-/// One row of the task listing.
-#[derive(Clone, Debug, Serialize)]
-pub struct TaskListing {
-    pub task: TaskLink,
-    pub modality: String,
-    pub model_count: usize,
-}
-
 /// A library as pages link to it.
 #[derive(Clone, Debug, Serialize)]
 pub struct LibraryLink {
@@ -325,65 +317,7 @@ pub fn render_model_page(
     Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, notes })
 }
 
-/// One row of the library listing.
-#[derive(Clone, Debug, Serialize)]
-pub struct LibraryListing {
-    pub library: LibraryLink,
-    pub has_snippets: bool,
-    /// Models of this library in the corpus.
-    pub model_count: usize,
-}
-
-/// Renders `libraries/index.html`: every library in the catalogue.
-pub fn render_libraries_page(
-    templates: &Templates,
-    site: &SiteInfo,
-    libraries: &[LibraryListing],
-) -> Result<String, TemplateError> {
-    templates.render("libraries.html", minijinja::context! { site, libraries, page_title => "Libraries" })
-}
-
-/// Renders `libraries/<key>/index.html`: one library and its most downloaded
-/// models (`models`, of `model_count` in all; the search covers the rest).
-pub fn render_library_page(
-    templates: &Templates,
-    site: &SiteInfo,
-    library: &LibraryLink,
-    models: &[&ModelSummary],
-    model_count: usize,
-) -> Result<String, TemplateError> {
-    templates.render("library.html", minijinja::context! { site, library, models, model_count, page_title => &library.label })
-}
-
-/// Renders the home page: the most downloaded models (what visitors see
-/// without JavaScript) and the search island over the whole index.
-pub fn render_index_page(
-    templates: &Templates,
-    site: &SiteInfo,
-    top_models: &[&ModelSummary],
-    model_count: usize,
-) -> Result<String, TemplateError> {
-    templates.render("index.html", minijinja::context! { site, models => top_models, model_count, page_title => &site.title })
-}
-
 /// Renders the page static hosts serve for unknown paths.
 pub fn render_not_found_page(templates: &Templates, site: &SiteInfo) -> Result<String, TemplateError> {
     templates.render("404.html", minijinja::context! { site, page_title => "Page not found" })
-}
-
-/// Renders `tasks/index.html`: every task that has models.
-pub fn render_tasks_page(templates: &Templates, site: &SiteInfo, tasks: &[TaskListing]) -> Result<String, TemplateError> {
-    templates.render("tasks.html", minijinja::context! { site, tasks, page_title => "Tasks" })
-}
-
-/// Renders `tasks/<key>/index.html`: one task and its most downloaded models
-/// (`models`, of `model_count` in all).
-pub fn render_task_page(
-    templates: &Templates,
-    site: &SiteInfo,
-    task: &TaskLink,
-    models: &[&ModelSummary],
-    model_count: usize,
-) -> Result<String, TemplateError> {
-    templates.render("task.html", minijinja::context! { site, task, models, model_count, page_title => &task.name })
 }

@@ -1,22 +1,19 @@
 //! The static JSON API: `api/models/<namespace>/<name>.json` for every model,
-//! `api/libraries.json` and `api/tasks.json`, so editors, bots and docs tools
-//! can fetch a model's examples from any static host.
+//! so editors, bots and docs tools can fetch a model's examples from any
+//! static host. The listings (`api/libraries.json`, `api/tasks.json` and
+//! their pages of ids) are in `listings::api`.
 //!
 //! Pure: the examples the page already shows go in, `(path, bytes)` comes
 //! out. Field order is fixed by the structs below, so the same input always
 //! gives the same bytes. The JSON Schemas in `site-src/schema/` describe these
 //! files; bump [`API_VERSION`] on any change that is not an addition.
 
-use std::collections::BTreeMap;
-
-use modelpages_render::{CodeExample, InferenceExample, ModelSummary, SiteInfo};
-use modelpages_snippets::SnippetEngine;
+use modelpages_render::{CodeExample, InferenceExample};
 use serde::Serialize;
 
-use crate::tasks::TaskCatalogue;
 
 /// The version every API file carries; consumers check it.
-pub const API_VERSION: u32 = 1;
+pub const API_VERSION: u32 = 2;
 
 /// Where a model's API file goes, relative to the site root.
 pub fn model_api_path(id: &str) -> String {
@@ -154,108 +151,9 @@ pub fn model_api_json(input: &ModelApiInput<'_>) -> Vec<u8> {
     to_json_bytes(&doc)
 }
 
-#[derive(Serialize)]
-struct LibrariesDoc<'a> {
-    api_version: u32,
-    libraries: Vec<LibraryDoc<'a>>,
-}
-
-#[derive(Serialize)]
-struct LibraryDoc<'a> {
-    key: &'a str,
-    label: &'a str,
-    repo_url: &'a str,
-    docs_url: Option<&'a str>,
-    page: String,
-    has_examples: bool,
-    model_count: usize,
-    /// Ids in listing order (most downloaded first).
-    models: Vec<&'a str>,
-}
-
-#[derive(Serialize)]
-struct TasksDoc<'a> {
-    api_version: u32,
-    tasks: Vec<TaskDoc<'a>>,
-}
-
-#[derive(Serialize)]
-struct TaskDoc<'a> {
-    key: &'a str,
-    name: &'a str,
-    modality: &'a str,
-    page: String,
-    model_count: usize,
-    models: Vec<&'a str>,
-}
-
-/// `api/libraries.json` (every catalogue library, like the libraries page)
-/// and `api/tasks.json` (every known task that has models, like the tasks
-/// page). `summaries` are in listing order.
-pub fn api_listings(
-    summaries: &[&ModelSummary],
-    snippets: &SnippetEngine,
-    tasks: &TaskCatalogue,
-    site: &SiteInfo,
-) -> Vec<(String, Vec<u8>)> {
-    let by_library = ids_by(summaries, |s| s.library.as_deref());
-    let by_task = ids_by(summaries, |s| s.task.as_deref());
-    let libraries = LibrariesDoc {
-        api_version: API_VERSION,
-        libraries: snippets
-            .catalogue()
-            .libraries()
-            .iter()
-            .map(|library| {
-                let models = by_library.get(library.key.as_str()).cloned().unwrap_or_default();
-                LibraryDoc {
-                    key: &library.key,
-                    label: &library.pretty_label,
-                    repo_url: &library.repo_url,
-                    docs_url: library.docs_url.as_deref(),
-                    page: format!("{}libraries/{}/", site.base_path, library.key),
-                    has_examples: snippets.has_snippets(&library.key),
-                    model_count: models.len(),
-                    models,
-                }
-            })
-            .collect(),
-    };
-    let tasks = TasksDoc {
-        api_version: API_VERSION,
-        tasks: tasks
-            .tasks()
-            .iter()
-            .filter_map(|task| {
-                let models = by_task.get(task.key.as_str())?.clone();
-                Some(TaskDoc {
-                    key: &task.key,
-                    name: &task.name,
-                    modality: &task.modality,
-                    page: format!("{}tasks/{}/", site.base_path, task.key),
-                    model_count: models.len(),
-                    models,
-                })
-            })
-            .collect(),
-    };
-    vec![("api/libraries.json".to_owned(), to_json_bytes(&libraries)), ("api/tasks.json".to_owned(), to_json_bytes(&tasks))]
-}
-
-/// Model ids grouped by one of their keys, each group in listing order.
-fn ids_by<'a>(summaries: &[&'a ModelSummary], key: impl Fn(&'a ModelSummary) -> Option<&'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
-    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for summary in summaries {
-        if let Some(k) = key(summary) {
-            groups.entry(k).or_default().push(&summary.id);
-        }
-    }
-    groups
-}
-
 /// Two-space indented JSON with a final newline: readable on a static host,
 /// and diffs of two builds stay small.
-fn to_json_bytes(value: &impl Serialize) -> Vec<u8> {
+pub(crate) fn to_json_bytes(value: &impl Serialize) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(value).expect("API documents serialise");
     bytes.push(b'\n');
     bytes
@@ -265,10 +163,6 @@ fn to_json_bytes(value: &impl Serialize) -> Vec<u8> {
 mod tests {
     use super::*;
     use serde_json::{json, Value};
-
-    fn site() -> SiteInfo {
-        SiteInfo { title: "t".into(), base_path: "/hub/".into(), stylesheet: String::new(), script: None }
-    }
 
     #[test]
     fn model_file_holds_every_example_in_a_fixed_order() {
@@ -306,37 +200,5 @@ mod tests {
         assert_eq!(doc["examples"]["local_apps"], json!([]));
         assert_eq!(doc["notebook"], Value::Null);
         assert_eq!(model_api_path("ns/m"), "api/models/ns/m.json");
-    }
-
-    #[test]
-    fn listings_group_models_in_listing_order() {
-        let summary = |id: &str, task: Option<&str>, library: &str| ModelSummary {
-            id: id.into(),
-            url: format!("/hub/{id}/"),
-            task: task.map(Into::into),
-            library: Some(library.into()),
-            downloads: None,
-            likes: None,
-            tags: Vec::new(),
-        };
-        let summaries = [
-            summary("b/popular", Some("text-classification"), "transformers"),
-            summary("a/second", Some("no-such-task"), "transformers"),
-        ];
-        let engine = SnippetEngine::new();
-        let files = api_listings(&summaries.iter().collect::<Vec<_>>(), &engine, &TaskCatalogue::builtin(), &site());
-        let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(paths, ["api/libraries.json", "api/tasks.json"]);
-        let libraries: Value = serde_json::from_slice(&files[0].1).unwrap();
-        let all = libraries["libraries"].as_array().unwrap();
-        assert_eq!(all.len(), engine.catalogue().libraries().len(), "every catalogue library");
-        let transformers = all.iter().find(|l| l["key"] == "transformers").unwrap();
-        assert_eq!(transformers["models"], json!(["b/popular", "a/second"]));
-        assert_eq!(transformers["model_count"], json!(2));
-        assert_eq!(transformers["page"], json!("/hub/libraries/transformers/"));
-        let tasks: Value = serde_json::from_slice(&files[1].1).unwrap();
-        assert_eq!(tasks["tasks"].as_array().unwrap().len(), 1, "only known tasks with models: {tasks}");
-        assert_eq!(tasks["tasks"][0]["key"], json!("text-classification"));
-        assert_eq!(tasks["tasks"][0]["models"], json!(["b/popular"]));
     }
 }

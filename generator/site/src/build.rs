@@ -6,33 +6,30 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, RecordError};
 use modelpages_render::{
-    render_index_page, render_model_page, render_not_found_page, CodeExample, Highlighter, InferenceExample,
-    ModelPage, ModelSummary, SiteInfo, TemplateError, Templates,
+    render_model_page, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary, SiteInfo, TemplateError,
+    Templates,
 };
 use modelpages_snippets::inference::{request_kind, RequestKind};
-use modelpages_snippets::{Catalogue, InferenceOptions, InferenceSettings, SnippetEngine};
+use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
 use crate::corpus::{load_corpus, Corpus};
 use crate::journal::{recover, Transaction};
-use crate::libraries::{library_link, write_library_pages};
-use crate::api::api_listings;
+use crate::libraries::library_link;
+use crate::listings::write::{keep_listing_files, write_listing_files, ListingCounts, ListingKeys};
+use crate::listings::{listing_files, Groups, ListingError, ListingInput};
 use crate::manifest::{global_hash, input_hash, Manifest, ModelEntry};
 use crate::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::plan::{plan_build, survey_models, with_io_threads, BuildPlan, ReadJob};
 use crate::progress::Progress;
 use crate::read_ahead::{render_with_read_ahead, ReadFiles};
-use crate::search_index::search_index_json;
+use crate::search::SearchFiles;
 use crate::settings::SiteSettings;
 use crate::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
-use crate::sitemap::{robots_txt, sitemap_xml};
-use crate::tasks::{write_task_pages, TaskCatalogue};
+use crate::tasks::TaskCatalogue;
 use crate::writer::SiteWriter;
-
-/// Models the home page lists in its HTML (the search island covers them all).
-const INDEX_PAGE_MODELS: usize = 100;
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -79,6 +76,15 @@ pub enum BuildError {
     BaseUrl(String, &'static str),
 }
 
+impl From<ListingError> for BuildError {
+    fn from(err: ListingError) -> BuildError {
+        match err {
+            ListingError::Template(err) => BuildError::Template(err),
+            ListingError::Output(err) => BuildError::Output(err),
+        }
+    }
+}
+
 /// The outcome of a build that wrote a site.
 #[derive(Debug)]
 pub struct BuildReport {
@@ -92,6 +98,9 @@ pub struct BuildReport {
     pub notes: Vec<String>,
     /// False when the island bundle was missing and pages have no JavaScript.
     pub has_islands: bool,
+    /// Listing files (listing pages, sitemaps, API listings, search files)
+    /// written, kept unchanged and removed.
+    pub listing_files: ListingCounts,
 }
 
 /// Builds the whole site into `options.out_dir`. Readers see the previous
@@ -116,16 +125,19 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     timer.lap("global hash");
     // The manifest is read while the models folder is surveyed: at hub scale
     // each takes a fair part of a one-model rebuild.
-    let (previous, survey) = rayon::join(
+    let (mut previous, survey) = rayon::join(
         || if options.incremental { Manifest::load_matching(out, &global) } else { None },
         || survey_models(&options.models_dir),
     );
     let had_previous = previous.is_some();
+    let previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
     let plan = plan_build(survey.map_err(BuildError::Models)?, previous);
     timer.lap("survey, manifest");
     // In place only on a site that is whole: pages deleted by hand are
     // found missing by a fresh tree, which renders them again.
-    let writer = if had_previous && is_small_change(&plan) && site_is_whole(out, &plan) {
+    let listed = previous_listings.iter().flat_map(|l| l.keys().map(String::as_str));
+    let whole = |plan: &BuildPlan| site_is_whole(out, plan, ExactLen(listed, previous_listings.as_ref().map_or(0, |l| l.len())));
+    let writer = if had_previous && is_small_change(&plan) && whole(&plan) {
         SiteWriter::InPlace(Transaction::begin(out, &lock)?)
     } else {
         SiteWriter::Fresh { staging: Staging::create(out, &lock)?, previous: out.clone() }
@@ -143,6 +155,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     }
     writer.write_listing(MARKER, MARKER_TEXT.as_bytes())?;
     let BuildPlan { mut read, keep, removed, mut errors } = plan;
+    // Whether any model's listing row (its summary) changed, appeared or
+    // went: if not, every listing file stays as it is.
+    let mut rows_changed = !removed.is_empty();
     for (_, entry) in &removed {
         entry.files.iter().for_each(|f| writer.remove(f));
     }
@@ -186,14 +201,18 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let mut rendered = 0;
     for (id, outcome) in outcomes {
         match outcome {
-            ModelOutcome::Rendered(entry) => {
+            ModelOutcome::Rendered { entry, row_changed } => {
                 rendered += 1;
+                rows_changed |= row_changed;
                 manifest.models.insert(id, *entry);
             }
             ModelOutcome::Unchanged(entry) => {
                 manifest.models.insert(id, *entry);
             }
-            ModelOutcome::Failed(err) => errors.push(err),
+            ModelOutcome::Failed { err, was_listed } => {
+                rows_changed |= was_listed;
+                errors.push(err);
+            }
         }
     }
     errors.sort_by(|a, b| a.path().cmp(b.path()));
@@ -206,10 +225,22 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
     let built = summaries.len();
     timer.lap("summaries");
-    // The manifest is encoded while the listings are written.
-    let (listings, manifest_bytes) =
-        rayon::join(|| write_listings(&stage, &base_url, &summaries), || manifest.to_bytes());
-    listings?;
+    // The manifest's models are encoded while the listings are written.
+    let (listings, model_chunks) = rayon::join(
+        || {
+            if let Some(previous) = previous_listings.as_ref().filter(|_| !rows_changed) {
+                if keep_listing_files(&writer, previous) {
+                    let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
+                    return Ok((previous.clone(), counts));
+                }
+            }
+            write_listings(&stage, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
+        },
+        || manifest.encode_models(),
+    );
+    let (listing_keys, listing_counts) = listings?;
+    manifest.listings = listing_keys;
+    let manifest_bytes = manifest.to_bytes_with(model_chunks);
     timer.lap("listings");
     drop(summaries);
     drop(stage);
@@ -226,22 +257,43 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         seconds: started.elapsed().as_secs_f64(),
         notes,
         has_islands: assets.script.is_some(),
+        listing_files: listing_counts,
     })
 }
 
+/// An iterator whose length is known beforehand.
+struct ExactLen<I>(I, usize);
+
+impl<I: Iterator> Iterator for ExactLen<I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        self.0.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.1, Some(self.1))
+    }
+}
+
+impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
+
 /// Prints how long each stage took when `MODELPAGES_TIMINGS` is set, for
 /// finding where a build spends its time (see BENCHMARKS.md).
-struct StageTimer(Option<std::cell::Cell<Instant>>);
+struct StageTimer(Option<std::sync::Mutex<Instant>>);
 
 impl StageTimer {
     fn from_env() -> StageTimer {
-        StageTimer(std::env::var_os("MODELPAGES_TIMINGS").map(|_| std::cell::Cell::new(Instant::now())))
+        StageTimer(std::env::var_os("MODELPAGES_TIMINGS").map(|_| std::sync::Mutex::new(Instant::now())))
     }
 
     fn lap(&self, stage: &str) {
+        self.lap_detail(stage, "");
+    }
+
+    fn lap_detail(&self, stage: &str, detail: &str) {
         if let Some(last) = &self.0 {
-            eprintln!("timing: {stage:<16} {:>8.3} s", last.get().elapsed().as_secs_f64());
-            last.set(Instant::now());
+            let mut last = last.lock().expect("no panics while held");
+            eprintln!("timing: {stage:<16} {:>8.3} s{detail}", last.elapsed().as_secs_f64());
+            *last = Instant::now();
         }
     }
 }
@@ -255,12 +307,14 @@ fn is_small_change(plan: &BuildPlan) -> bool {
 
 /// What became of one model that had to be read.
 enum ModelOutcome {
-    /// Its page (and other files) were rendered and written.
-    Rendered(Box<ModelEntry>),
+    /// Its page (and other files) were rendered and written; `row_changed`
+    /// when its listing row is new or not what the previous build listed.
+    Rendered { entry: Box<ModelEntry>, row_changed: bool },
     /// Its files were touched but hold the same bytes: nothing to do.
     Unchanged(Box<ModelEntry>),
-    /// It was left out, with the reason.
-    Failed(RecordError),
+    /// It was left out, with the reason; `was_listed` when the previous
+    /// build listed it.
+    Failed { err: RecordError, was_listed: bool },
 }
 
 /// Stages 2 to 4 for each model that has to be read: generate its examples,
@@ -284,12 +338,14 @@ impl RenderStage<'_> {
     fn process(&self, job: ReadJob, files: ReadFiles) -> Result<ModelOutcome, BuildError> {
         let ReadJob { source, stamp, previous } = job;
         let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
+        let old_summary = previous.as_ref().map(|e| e.summary.clone());
+        let was_listed = previous.is_some();
         let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
         let files = match files {
             Ok(files) => files,
             Err(err) => {
                 forget_old(self.writer);
-                return Ok(ModelOutcome::Failed(err));
+                return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
@@ -303,22 +359,23 @@ impl RenderStage<'_> {
             Ok(model) => model,
             Err(err) => {
                 forget_old(self.writer);
-                return Ok(ModelOutcome::Failed(err));
+                return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
         let (pages, summary, notes) = match self.render(&model)? {
             Ok(rendered) => rendered,
             Err(err) => {
                 forget_old(self.writer);
-                return Ok(ModelOutcome::Failed(err));
+                return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
+        let row_changed = old_summary.as_ref() != Some(&summary);
         for (rel, bytes) in &pages {
             self.writer.write(rel, bytes)?;
         }
         let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
         old_files.iter().filter(|f| !files.contains(f)).for_each(|f| self.writer.remove(f));
-        Ok(ModelOutcome::Rendered(Box::new(ModelEntry { input, stamp, summary, notes, files })))
+        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files }), row_changed })
     }
 
     /// A model's files (path in the site, contents), listing entry and notes.
@@ -417,63 +474,33 @@ fn hosted_examples(
     Ok((examples, plain.notes))
 }
 
-/// Stage 3: every page and file that lists models. They are independent; the
-/// two big ones (search index and sitemap, 100,000 entries each at hub scale)
-/// are written beside the pages.
-fn write_listings(stage: &RenderStage<'_>, base_url: &str, summaries: &[&ModelSummary]) -> Result<(), BuildError> {
-    let RenderStage { writer, templates, site, snippets, tasks, .. } = stage;
-    let catalogue = snippets.catalogue();
-    let ((libraries, task_pages), (search, pages)) = rayon::join(
-        || rayon::join(
-            || write_library_pages(writer, templates, site, catalogue, snippets, summaries),
-            || write_task_pages(writer, templates, site, tasks, summaries),
-        ),
-        || rayon::join(
-            || {
-                writer.write_listing("search-index.json", search_index_json(summaries, tasks, catalogue).as_bytes())?;
-                for (path, bytes) in api_listings(summaries, snippets, tasks, site) {
-                    writer.write_listing(&path, &bytes)?;
-                }
-                Ok::<(), OutputError>(())
-            },
-            || write_site_pages(writer, templates, site, base_url, catalogue, tasks, summaries),
-        ),
-    );
-    libraries?;
-    task_pages?;
-    search?;
-    pages?;
-    Ok(())
-}
-
-/// The home and 404 pages, and the files hosts and crawlers read.
-fn write_site_pages(
-    out: &SiteWriter,
-    templates: &Templates,
-    site: &SiteInfo,
+/// Stage 3: every file that lists models, made from the models' listing
+/// rows and written where its key changed (see [`crate::listings`]).
+fn write_listings(
+    stage: &RenderStage<'_>,
     base_url: &str,
-    catalogue: &Catalogue,
-    tasks: &TaskCatalogue,
+    settings: &SiteSettings,
     summaries: &[&ModelSummary],
-) -> Result<(), BuildError> {
-    let mut listing_paths: Vec<String> =
-        catalogue.libraries().iter().map(|l| format!("libraries/{}/", l.key)).collect();
-    let mut task_keys: Vec<&str> = summaries.iter().filter_map(|s| s.task.as_deref()).collect();
-    task_keys.sort_unstable();
-    task_keys.dedup();
-    // Only known tasks have pages (see `TaskCatalogue::link`).
-    listing_paths.extend(task_keys.iter().filter_map(|k| tasks.link(k, site)).map(|t| format!("tasks/{}/", t.key)));
-    let pages = ["libraries/", "tasks/"]
-        .into_iter()
-        .chain(listing_paths.iter().map(String::as_str))
-        .chain(summaries.iter().map(|s| s.url.strip_prefix(&site.base_path).unwrap_or(&s.url)));
-    let sitemap = sitemap_xml(base_url, pages);
-    out.write_listing("sitemap.xml", sitemap.as_bytes())?;
-    out.write_listing("robots.txt", robots_txt(base_url).as_bytes())?;
-    out.write_listing("404.html", render_not_found_page(templates, site)?.as_bytes())?;
-    let top = &summaries[..summaries.len().min(INDEX_PAGE_MODELS)];
-    out.write_listing("index.html", render_index_page(templates, site, top, summaries.len())?.as_bytes())?;
-    Ok(())
+    previous: Option<&ListingKeys>,
+    timer: &StageTimer,
+) -> Result<(ListingKeys, ListingCounts), BuildError> {
+    let input = ListingInput {
+        models: summaries,
+        templates: stage.templates,
+        site: stage.site,
+        base_url,
+        settings: &settings.listings,
+        tasks: &stage.tasks,
+        snippets: &stage.snippets,
+    };
+    let (groups, search) = rayon::join(|| Groups::of(&input), || SearchFiles::build(summaries, &settings.listings));
+    timer.lap("listing groups, search index");
+    let files = listing_files(&input, &groups, &search);
+    let count = files.len();
+    timer.lap_detail("listing keys", &format!(" ({count} files)"));
+    let (keys, counts) = write_listing_files(stage.writer, files, previous)?;
+    timer.lap_detail("listing writes", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
+    Ok((keys, counts))
 }
 
 /// Checks `--base-url` and gives it a trailing slash.

@@ -2,8 +2,10 @@
 //!
 //! [`build_site`] runs the stages in order: [`site_folder`] makes sure the
 //! output folder may be written at all, [`corpus`] loads and validates the
-//! records, the render crate turns each into HTML, and [`output`] writes the
-//! pages into a staging folder that replaces the old site in one step.
+//! records, the render crate turns each into HTML, [`listings`] makes every
+//! file that lists models (listing pages, sitemaps, API listings and the
+//! search files of [`search`]), and [`output`] writes the pages into a
+//! staging folder that replaces the old site in one step.
 
 pub mod api;
 pub mod assets;
@@ -11,8 +13,9 @@ mod build;
 pub mod corpus;
 pub mod gguf;
 mod libraries;
+pub mod listings;
 pub mod progress;
-mod search_index;
+pub mod search;
 pub mod settings;
 pub mod tasks;
 pub mod output;
@@ -25,9 +28,9 @@ mod writer;
 mod model_files;
 pub mod site_folder;
 pub mod notebook;
-mod sitemap;
 
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
+pub use listings::write::ListingCounts;
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
-pub use settings::{SettingsError, SiteSettings, SETTINGS_FILE};
+pub use settings::{ListingSettings, SettingsError, SiteSettings, MAX_LISTING_FILE_BYTES, SETTINGS_FILE};

@@ -5,10 +5,15 @@
 //! deploying the site does not upload it. It names the output folder it
 //! describes by device and inode: a site replaced by other means is not trusted.
 //!
+//! It also keeps the key of every listing file (see `listings`), so a rebuild
+//! renders only the listing pages, search shards and sitemaps whose models
+//! changed.
+//!
 //! The file is a JSON header line, then the models in bincode (variable-length
-//! integers) in length-prefixed chunks decoded in parallel: at 100,000 models,
-//! reading and writing it as JSON took most of a one-model rebuild. A file
-//! that does not decode is no manifest: the build is a full one.
+//! integers) in length-prefixed chunks decoded in parallel, then the listing
+//! files likewise: at 100,000 models, reading and writing it as JSON took most
+//! of a one-model rebuild. A file that does not decode is no manifest: the
+//! build is a full one.
 
 use std::collections::HashMap;
 use std::fs;
@@ -19,9 +24,11 @@ use bincode::Options as _;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::listings::write::ListingKeys;
+use crate::listings::Key;
 use crate::output::sibling;
 
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 /// Models per chunk of the file.
 const CHUNK: usize = 2048;
 
@@ -52,6 +59,8 @@ pub struct Manifest {
     pub site: (u64, u64),
     /// By model id.
     pub models: HashMap<String, ModelEntry>,
+    /// Every listing file, with its key.
+    pub listings: ListingKeys,
 }
 
 /// Where the manifest of the site in `out` is kept.
@@ -61,7 +70,7 @@ pub fn manifest_path(out: &Path) -> PathBuf {
 
 impl Manifest {
     pub fn new(global: String, started_ns: u128) -> Manifest {
-        Manifest { version: VERSION, global, started_ns, site: (0, 0), models: HashMap::new() }
+        Manifest { version: VERSION, global, started_ns, site: (0, 0), models: HashMap::new(), listings: ListingKeys::new() }
     }
 
     /// The manifest of the site in `out`, if that very folder was built by
@@ -78,7 +87,7 @@ impl Manifest {
         if header.version != VERSION || header.global != global || header.site != current {
             return None;
         }
-        let mut chunks = Vec::new();
+        let mut chunks: Vec<&[u8]> = Vec::new();
         let mut rest = &bytes[newline + 1..];
         while !rest.is_empty() {
             let len = usize::try_from(u64::from_le_bytes(rest.get(..8)?.try_into().ok()?)).ok()?;
@@ -86,35 +95,59 @@ impl Manifest {
             chunks.push(rest.get(8..end)?);
             rest = &rest[end..];
         }
-        let models: Option<Vec<Vec<(String, ModelEntry)>>> =
-            chunks.into_par_iter().map(|chunk| bincode::DefaultOptions::new().deserialize(chunk).ok()).collect();
-        let models: HashMap<String, ModelEntry> = models?.into_iter().flatten().collect();
-        if models.len() != header.models {
+        if chunks.len() < header.model_chunks {
             return None;
         }
-        Some(Manifest { version: header.version, global: header.global, started_ns: header.started_ns, site: header.site, models })
+        let listing_chunks = chunks.split_off(header.model_chunks);
+        let decode = || bincode::DefaultOptions::new();
+        let (models, listings) = rayon::join(
+            || chunks.into_par_iter().map(|chunk| decode().deserialize::<Vec<(String, ModelEntry)>>(chunk).ok()).collect::<Option<Vec<_>>>(),
+            || listing_chunks.into_par_iter().map(|chunk| decode().deserialize::<Vec<(String, Key)>>(chunk).ok()).collect::<Option<Vec<_>>>(),
+        );
+        let models: HashMap<String, ModelEntry> = models?.into_iter().flatten().collect();
+        let listings: ListingKeys = listings?.into_iter().flatten().collect();
+        if models.len() != header.models || listings.len() != header.listings {
+            return None;
+        }
+        Some(Manifest {
+            version: header.version,
+            global: header.global,
+            started_ns: header.started_ns,
+            site: header.site,
+            models,
+            listings,
+        })
     }
 
     /// The manifest as written: the header line, then the models in id
-    /// order, so the same site always gives the same bytes.
+    /// order, then the listing files in path order, so the same site always
+    /// gives the same bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_with(self.encode_models())
+    }
+
+    /// The model chunks of [`Manifest::to_bytes`], which a build encodes
+    /// while it writes the listings.
+    pub fn encode_models(&self) -> Vec<Vec<u8>> {
+        encode_sorted(self.models.iter().collect())
+    }
+
+    /// [`Manifest::to_bytes`] from the model chunks [`Manifest::encode_models`] made.
+    pub fn to_bytes_with(&self, model_chunks: Vec<Vec<u8>>) -> Vec<u8> {
+        let listing_chunks = encode_sorted(self.listings.iter().collect());
         let header = Header {
             version: self.version,
             global: self.global.clone(),
             started_ns: self.started_ns,
             site: self.site,
             models: self.models.len(),
+            model_chunks: model_chunks.len(),
+            listings: self.listings.len(),
         };
-        let mut models: Vec<(&String, &ModelEntry)> = self.models.iter().collect();
-        models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let chunks: Vec<Vec<u8>> = models
-            .par_chunks(CHUNK)
-            .map(|chunk| bincode::DefaultOptions::new().serialize(chunk).expect("entries serialise"))
-            .collect();
         let mut out = serde_json::to_vec(&header).expect("headers serialise");
         out.push(b'\n');
-        out.reserve(chunks.iter().map(|c| c.len() + 8).sum());
-        for chunk in chunks {
+        out.reserve(model_chunks.iter().chain(&listing_chunks).map(|c| c.len() + 8).sum());
+        for chunk in model_chunks.into_iter().chain(listing_chunks) {
             out.extend_from_slice(&(chunk.len() as u64).to_le_bytes());
             out.extend_from_slice(&chunk);
         }
@@ -145,6 +178,15 @@ pub fn names_folder(out: &Path) -> bool {
     serde_json::from_slice::<Site>(&line[..line.len() - 1]).is_ok_and(|h| Some(h.site) == folder_identity(out))
 }
 
+/// `entries` sorted by key, in bincode chunks of [`CHUNK`].
+fn encode_sorted<V: Serialize + Sync>(mut entries: Vec<(&String, &V)>) -> Vec<Vec<u8>> {
+    entries.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+    entries
+        .par_chunks(CHUNK)
+        .map(|chunk| bincode::DefaultOptions::new().serialize(chunk).expect("entries serialise"))
+        .collect()
+}
+
 #[derive(Serialize, Deserialize)]
 struct Header {
     version: u32,
@@ -153,6 +195,10 @@ struct Header {
     site: (u64, u64),
     /// How many models follow: a file cut at a chunk boundary still decodes.
     models: usize,
+    /// How many of the chunks hold models; the rest hold listing files.
+    model_chunks: usize,
+    /// How many listing files follow.
+    listings: usize,
 }
 
 /// Device and inode of a folder; `None` when it does not exist.
@@ -268,11 +314,13 @@ mod tests {
         manifest.site = folder_identity(&out).unwrap();
         // More than one chunk, so chunk boundaries are crossed.
         manifest.models = (0..CHUNK * 2 + 5).map(|i| (format!("ns/m{i}"), entry(i))).collect();
+        manifest.listings = (0..CHUNK + 3).map(|i| (format!("search/words/a/a{i}.json"), [i as u8; 16])).collect();
         let bytes = manifest.to_bytes();
         assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");
         fs::write(manifest_path(&out), &bytes).unwrap();
         let read = Manifest::load_matching(&out, "g").expect("a manifest of this site");
         assert_eq!(read.models, manifest.models);
+        assert_eq!(read.listings, manifest.listings);
         assert_eq!(read.started_ns, 7);
         assert!(Manifest::load_matching(&out, "other").is_none(), "other sources or settings");
         // The end of the first chunk, a cut inside a chunk, one inside a length.

@@ -6,6 +6,14 @@
 //! router_url = "https://router.hub.example"
 //! hub_url = "https://hub.example"
 //! extra_providers = ["acme-gpu"]
+//!
+//! [listings]            # how listings, search files and sitemaps are cut
+//! page_size = 100       # models (or namespaces) per listing page
+//! search_page_size = 50 # models per page of the search's listings
+//! shard_models = 200    # most models a search shard holds
+//! sorted_models = 1000  # models the likes and name orders of a listing hold
+//! sitemap_urls = 50000  # URLs per sitemap file
+//! api_page_size = 10000 # ids per page of the API's listings
 //! ```
 //!
 //! Every key is optional; a missing file means the public Hub's defaults.
@@ -32,6 +40,74 @@ pub struct SiteSettings {
     /// Inference providers that get examples besides those the generator
     /// knows (a private router's own); lowercase letters, digits and `-`.
     pub extra_providers: Vec<String>,
+    /// How listings, search files and sitemaps are cut into files.
+    pub listings: ListingSettings,
+}
+
+/// How many entries each kind of listing file holds. The defaults suit a hub
+/// of millions of models; tests use small values so that a few hundred
+/// models fill many pages. Every value is bounded so that no file of a
+/// listing can pass [`MAX_LISTING_FILE_BYTES`].
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListingSettings {
+    /// Models per page of a task, library or namespace listing, and
+    /// namespaces per page of the namespace index.
+    pub page_size: usize,
+    /// Models per page of the listings the search island pages through.
+    pub search_page_size: usize,
+    /// Most models a search shard holds; a word prefix matching more is
+    /// split into longer prefixes, and the shard keeps the most downloaded.
+    pub shard_models: usize,
+    /// How many models of a listing the orders by likes and by name hold
+    /// (the order by downloads holds them all).
+    pub sorted_models: usize,
+    /// Most URLs in one sitemap file (the protocol allows 50,000).
+    pub sitemap_urls: usize,
+    /// Model ids per page of `api/libraries/<key>/` and `api/tasks/<key>/`.
+    pub api_page_size: usize,
+}
+
+/// The largest file any listing may write: static hosts cap single files,
+/// and a visitor's browser fetches some of them whole.
+pub const MAX_LISTING_FILE_BYTES: usize = 2 << 20;
+
+impl Default for ListingSettings {
+    fn default() -> Self {
+        ListingSettings {
+            page_size: 100,
+            search_page_size: 50,
+            shard_models: 200,
+            sorted_models: 1000,
+            sitemap_urls: 50_000,
+            api_page_size: 10_000,
+        }
+    }
+}
+
+impl ListingSettings {
+    /// Each value's allowed range: at least one, and at most what keeps a
+    /// file of that kind under [`MAX_LISTING_FILE_BYTES`] (an id is at most
+    /// 96 bytes, a listing row or shard entry at most a few hundred).
+    fn ranges(&self) -> [(&'static str, usize, usize); 6] {
+        [
+            ("page_size", self.page_size, 1000),
+            ("search_page_size", self.search_page_size, 1000),
+            ("shard_models", self.shard_models, 1000),
+            ("sorted_models", self.sorted_models, 100_000),
+            ("sitemap_urls", self.sitemap_urls, 50_000),
+            ("api_page_size", self.api_page_size, 10_000),
+        ]
+    }
+
+    fn check(&self) -> Result<(), String> {
+        for (key, value, most) in self.ranges() {
+            if value == 0 || value > most {
+                return Err(format!("listings.{key} must be from 1 to {most}, not {value}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for SiteSettings {
@@ -43,6 +119,7 @@ impl Default for SiteSettings {
             router_url: inference.router_url,
             hub_url: inference.hub_url,
             extra_providers: inference.extra_providers,
+            listings: ListingSettings::default(),
         }
     }
 }
@@ -87,6 +164,7 @@ impl SiteSettings {
                 ),
             });
         }
+        settings.listings.check().map_err(|message| SettingsError::Invalid { path: path.to_owned(), message })?;
         Ok(settings)
     }
 
@@ -126,6 +204,23 @@ mod tests {
         assert!(err.contains("unknown field `titel`"), "{err}");
         std::fs::write(&path, "router_url = \"javascript:alert(1)\"\n").unwrap();
         assert!(SiteSettings::load(&path, true).unwrap_err().to_string().contains("router_url must be"));
+    }
+
+    #[test]
+    fn listing_sizes_are_read_and_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        std::fs::write(&path, "[listings]\npage_size = 7\nshard_models = 5\n").unwrap();
+        let listings = SiteSettings::load(&path, true).unwrap().listings;
+        assert_eq!((listings.page_size, listings.shard_models), (7, 5));
+        assert_eq!(listings.sitemap_urls, 50_000, "the others keep their defaults");
+        for (line, key) in [("page_size = 0", "page_size"), ("sitemap_urls = 50001", "sitemap_urls"), ("api_page_size = 20000", "api_page_size")] {
+            std::fs::write(&path, format!("[listings]\n{line}\n")).unwrap();
+            let err = SiteSettings::load(&path, true).unwrap_err().to_string();
+            assert!(err.contains(&format!("listings.{key} must be from 1 to")), "{line}: {err}");
+        }
+        std::fs::write(&path, "[listings]\npage_sise = 3\n").unwrap();
+        assert!(SiteSettings::load(&path, true).unwrap_err().to_string().contains("unknown field `page_sise`"));
     }
 
     #[test]

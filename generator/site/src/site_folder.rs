@@ -122,10 +122,12 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// top-level name they live under is there (one listing of the output:
 /// catches `rm -rf dist/*` and a namespace folder deleted by hand), and every
 /// file of a sample of the models is (every n-th model in the plan's order,
-/// so the same site gives the same sample). Listings and assets need no
-/// look: an in-place build compares them with what it writes anyway. At
-/// 100,000 models this takes 15 to 35 ms on a loaded two-core machine.
-pub fn site_is_whole(out: &Path, plan: &BuildPlan) -> bool {
+/// so the same site gives the same sample). Assets need no look: an
+/// in-place build compares them with what it writes anyway. Listing files
+/// are sampled too (those whose path hashes to a multiple of the stride, so
+/// again the same site gives the same sample). At 100,000 models this takes
+/// 15 to 35 ms on a loaded two-core machine.
+pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeIterator<Item = &'a str>) -> bool {
     let Ok(listing) = fs::read_dir(out) else { return false };
     let present: HashSet<OsString> = listing.filter_map(Result::ok).map(|e| e.file_name()).collect();
     let entries = plan.keep.iter().map(|(_, entry)| entry).chain(plan.read.iter().filter_map(|job| job.previous.as_ref()));
@@ -148,8 +150,15 @@ pub fn site_is_whole(out: &Path, plan: &BuildPlan) -> bool {
             sample.extend(entry.files.iter().map(String::as_str));
         }
     }
+    let listing_stride = (listings.len() / SAMPLED_MODELS).max(1) as u64;
+    let mut listing_sample = listings.filter(|path| {
+        let hash = blake3::hash(path.as_bytes());
+        u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes")) % listing_stride == 0
+    });
+    let is_file = |file: &str| fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file());
     top_level.iter().all(|name| present.contains(OsStr::new(name)))
-        && sample.iter().all(|file| fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file()))
+        && sample.iter().all(|file| is_file(file))
+        && listing_sample.all(is_file)
 }
 
 #[cfg(test)]
@@ -282,13 +291,18 @@ mod tests {
             ],
             ..Default::default()
         };
-        assert!(site_is_whole(&out, &plan));
+        let none = || std::iter::empty::<&str>();
+        assert!(site_is_whole(&out, &plan, none()));
+        fs::create_dir_all(out.join("tasks/x")).unwrap();
+        fs::write(out.join("tasks/x/index.html"), "x").unwrap();
+        assert!(site_is_whole(&out, &plan, ["tasks/x/index.html"].into_iter()));
+        assert!(!site_is_whole(&out, &plan, ["tasks/x/index.html", "tasks/gone/index.html"].into_iter()), "a listing page");
         fs::remove_file(out.join("ns/b/index.html")).unwrap();
-        assert!(!site_is_whole(&out, &plan), "a page of a small site");
+        assert!(!site_is_whole(&out, &plan, none()), "a page of a small site");
         fs::write(out.join("ns/b/index.html"), "x").unwrap();
         fs::remove_dir_all(out.join("other")).unwrap();
-        assert!(!site_is_whole(&out, &plan), "a namespace folder");
+        assert!(!site_is_whole(&out, &plan, none()), "a namespace folder");
         fs::remove_dir_all(&out).unwrap();
-        assert!(!site_is_whole(&out, &plan), "the whole site");
+        assert!(!site_is_whole(&out, &plan, none()), "the whole site");
     }
 }

@@ -1,13 +1,8 @@
-//! The task list (pipeline tags) with display names, and the task pages.
+//! The task list (pipeline tags) with display names; the task pages are
+//! made by `listings::html`.
 
-use std::collections::BTreeMap;
-
-use modelpages_render::{render_task_page, render_tasks_page, ModelSummary, SiteInfo, TaskLink, TaskListing, Templates};
+use modelpages_render::{SiteInfo, TaskLink};
 use serde::Deserialize;
-
-use crate::build::BuildError;
-use crate::libraries::LISTING_PAGE_MODELS;
-use crate::writer::SiteWriter;
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Task {
@@ -39,31 +34,6 @@ impl TaskCatalogue {
             page_url: format!("{}tasks/{}/", site.base_path, t.key),
         })
     }
-}
-
-/// Writes `tasks/index.html` and a page per task that has models.
-pub fn write_task_pages(
-    out: &SiteWriter,
-    templates: &Templates,
-    site: &SiteInfo,
-    catalogue: &TaskCatalogue,
-    summaries: &[&ModelSummary],
-) -> Result<(), BuildError> {
-    let mut by_task: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
-    for summary in summaries {
-        if let Some(task) = summary.task.as_deref() {
-            by_task.entry(task).or_default().push(summary);
-        }
-    }
-    let mut listings = Vec::new();
-    for task in catalogue.tasks() {
-        let Some(models) = by_task.get(task.key.as_str()) else { continue };
-        let link = catalogue.link(&task.key, site).expect("a catalogue task");
-        out.write_listing(&format!("tasks/{}/index.html", task.key), render_task_page(templates, site, &link, &models[..models.len().min(LISTING_PAGE_MODELS)], models.len())?.as_bytes())?;
-        listings.push(TaskListing { task: link, modality: task.modality.clone(), model_count: models.len() });
-    }
-    out.write_listing("tasks/index.html", render_tasks_page(templates, site, &listings)?.as_bytes())?;
-    Ok(())
 }
 
 #[cfg(test)]

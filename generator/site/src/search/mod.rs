@@ -1,0 +1,51 @@
+//! The search island's data: files a static host serves as they are, each
+//! small, fetched on demand as a visitor types or pages.
+//!
+//! - `search/index.json`, the manifest: how many models there are, the tasks
+//!   and libraries with their counts (and the counts of each task and
+//!   library together), the sizes the files were cut to, and the first hops
+//!   into the word trie. No model is named in it, so it stays a few
+//!   kilobytes at any scale.
+//! - `search/words/<letter>/<prefix>.json`, the shards of the word trie
+//!   ([`trie`]): for a word prefix, the models with a word starting with it,
+//!   most downloaded first, all of them or the most downloaded `cap`.
+//! - `search/<scope>/<order>/<page>.json`, listings ([`lists`]) for browsing
+//!   without a query: all models, those of a task, of a library, of a task
+//!   and a library together, or of a namespace; by downloads (every page),
+//!   by likes and by name (the first `sorted_models`).
+//!
+//! What the island does with them is said in `site-src/islands/search-data.ts`.
+
+pub mod lists;
+pub mod manifest;
+pub mod shards;
+pub mod trie;
+pub mod words;
+
+use modelpages_render::ModelSummary;
+
+use crate::listings::{Groups, ListingFile, ListingInput};
+use crate::settings::ListingSettings;
+
+/// The word trie of a site's models, from which its search files are made.
+pub struct SearchFiles {
+    tree: trie::ShardTree,
+    /// Every rank, for the listing of all models.
+    all: Vec<u32>,
+}
+
+impl SearchFiles {
+    /// Indexes `models` (in listing order) and cuts the index into shards.
+    pub fn build(models: &[&ModelSummary], settings: &ListingSettings) -> SearchFiles {
+        let index = trie::WordIndex::build(models);
+        SearchFiles { tree: trie::build_shards(&index, settings.shard_models), all: (0..models.len() as u32).collect() }
+    }
+
+    /// Every file of the search: manifest, shards and listings.
+    pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
+        let mut files = vec![manifest::manifest_file(input, groups, &self.tree.roots)];
+        files.extend(self.tree.shards.iter().map(|shard| shards::shard_file(shard, input.models, groups)));
+        files.extend(lists::list_files(input, groups, &self.all));
+        files
+    }
+}

@@ -1,0 +1,330 @@
+//! The search index cut into shards by word prefix, so that a visitor's
+//! browser fetches only the shards of the words it types.
+//!
+//! Every word of every model (see [`super::words`]) goes into a trie. A node
+//! is a prefix and holds the models that have a word starting with it, most
+//! downloaded first. A node whose models fit in a shard (`cap`) is a leaf
+//! and lists them all (`complete`); a larger one lists the `cap` most
+//! downloaded and has children, one per next letter, each named by the
+//! longest prefix its words share (a radix trie: `synth-org-12` is one hop
+//! from `s`, not eleven). A node whose words are all the prefix itself (the
+//! word `transformers` on 45% of a hub) cannot be split and stays capped.
+//!
+//! Building it: the distinct words are sorted, so a prefix's words are a
+//! contiguous range and every node is a range; the models of a range are
+//! counted with a mark per model (no hashing), and the most downloaded kept
+//! in a bounded heap. Each posting is visited once per node above its leaf,
+//! a handful of times at hub scale; subtrees are built in parallel.
+
+use std::cell::RefCell;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use modelpages_render::ModelSummary;
+use rayon::prelude::*;
+
+use super::words::{words, MAX_MODEL_WORDS};
+
+/// Every distinct word with the models that have it.
+pub struct WordIndex {
+    /// Sorted.
+    pub words: Vec<Box<str>>,
+    /// Model ranks (positions in listing order) of word `i`:
+    /// `ranks[starts[i]..starts[i + 1]]`, ascending.
+    starts: Vec<u32>,
+    ranks: Vec<u32>,
+    /// How many models there are.
+    models: usize,
+}
+
+/// Models tokenised per task: small enough to balance two cores, large
+/// enough that a task's word set is worth merging.
+const CHUNK: usize = 16 * 1024;
+
+/// Calls `found` with each of a model's words (see [`super::words::model_words`])
+/// without allocating per word; `seen` is scratch space.
+fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<String>, mut found: impl FnMut(&str)) {
+    seen.clear();
+    let texts = std::iter::once(summary.id.as_str())
+        .chain(summary.task.as_deref())
+        .chain(summary.library.as_deref())
+        .chain(summary.tags.iter().map(String::as_str));
+    for word in texts.flat_map(words) {
+        if seen.len() == MAX_MODEL_WORDS {
+            return;
+        }
+        if !seen.contains(&word) {
+            found(&word);
+            seen.push(word);
+        }
+    }
+}
+
+impl WordIndex {
+    /// Indexes `models` (in listing order: rank 0 is the most downloaded).
+    pub fn build(models: &[&ModelSummary]) -> WordIndex {
+        // Pass 1: the distinct words, sorted.
+        let sets: Vec<HashSet<String>> = models
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut set = HashSet::new();
+                let mut seen = Vec::new();
+                for summary in chunk {
+                    for_each_model_word(summary, &mut seen, |w| {
+                        if !set.contains(w) {
+                            set.insert(w.to_owned());
+                        }
+                    });
+                }
+                set
+            })
+            .collect();
+        let mut all: HashSet<String> = HashSet::new();
+        for set in sets {
+            all.extend(set);
+        }
+        let mut words: Vec<Box<str>> = all.into_iter().map(String::into_boxed_str).collect();
+        words.par_sort_unstable();
+        let ids: HashMap<&str, u32> = words.iter().enumerate().map(|(i, w)| (&**w, i as u32)).collect();
+        // Pass 2: (word, rank) pairs in rank order, then grouped by word
+        // (a counting sort keeps each word's ranks ascending).
+        let pairs: Vec<Vec<(u32, u32)>> = models
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut pairs = Vec::with_capacity(chunk.len() * 16);
+                let mut seen = Vec::new();
+                for (i, summary) in chunk.iter().enumerate() {
+                    let rank = (c * CHUNK + i) as u32;
+                    for_each_model_word(summary, &mut seen, |w| pairs.push((ids[w], rank)));
+                }
+                pairs
+            })
+            .collect();
+        drop(ids);
+        let mut starts = vec![0u32; words.len() + 1];
+        for &(word, _) in pairs.iter().flatten() {
+            starts[word as usize + 1] += 1;
+        }
+        for i in 0..words.len() {
+            starts[i + 1] += starts[i];
+        }
+        let mut next: Vec<u32> = starts[..words.len()].to_vec();
+        let mut ranks = vec![0u32; starts[words.len()] as usize];
+        for &(word, rank) in pairs.iter().flatten() {
+            let slot = &mut next[word as usize];
+            ranks[*slot as usize] = rank;
+            *slot += 1;
+        }
+        WordIndex { words, starts, ranks, models: models.len() }
+    }
+
+    fn postings(&self, words: Range<usize>) -> &[u32] {
+        &self.ranks[self.starts[words.start] as usize..self.starts[words.end] as usize]
+    }
+}
+
+/// One node of the trie: what a shard file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub prefix: String,
+    /// Models that have a word starting with `prefix`.
+    pub count: u32,
+    /// Whether `entries` holds all `count` of them.
+    pub complete: bool,
+    /// Longer prefixes, one per next letter, that together cover every word
+    /// longer than `prefix`; empty for a complete shard.
+    pub children: Vec<String>,
+    /// Ranks of the models listed, ascending (most downloaded first).
+    pub entries: Vec<u32>,
+}
+
+/// The whole trie: the first hops (the search manifest lists them) and every node.
+#[derive(Debug, Default)]
+pub struct ShardTree {
+    pub roots: Vec<String>,
+    pub shards: Vec<Shard>,
+}
+
+/// Cuts `index` into shards of at most `cap` models each.
+pub fn build_shards(index: &WordIndex, cap: usize) -> ShardTree {
+    let groups = child_groups(index, 0..index.words.len(), 0);
+    let roots = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
+    let mut shards: Vec<Shard> =
+        groups.into_par_iter().flat_map_iter(|g| build_node(index, g.words, g.prefix_len, cap)).collect();
+    shards.sort_unstable_by(|a, b| a.prefix.cmp(&b.prefix));
+    ShardTree { roots, shards }
+}
+
+/// Words that share their next byte after a node's prefix: a child node.
+struct Group {
+    words: Range<usize>,
+    /// How many bytes all of them share (at least one more than the parent's).
+    prefix_len: usize,
+}
+
+impl Group {
+    fn prefix<'a>(&self, index: &'a WordIndex) -> &'a str {
+        &index.words[self.words.start][..self.prefix_len]
+    }
+}
+
+/// The groups of `range` (all sharing a prefix of `depth` bytes) by their
+/// next byte. A word that ends at `depth` is in no group.
+fn child_groups(index: &WordIndex, range: Range<usize>, depth: usize) -> Vec<Group> {
+    let words = &index.words;
+    let mut groups = Vec::new();
+    let mut start = range.start;
+    while start < range.end && words[start].len() <= depth {
+        start += 1;
+    }
+    while start < range.end {
+        let byte = words[start].as_bytes()[depth];
+        // Words are sorted, so the group is contiguous; find its end.
+        let end = start + words[start..range.end].partition_point(|w| w.as_bytes().get(depth) == Some(&byte));
+        let (first, last) = (words[start].as_bytes(), words[end - 1].as_bytes());
+        let shared = first.iter().zip(last).take_while(|(a, b)| a == b).count();
+        groups.push(Group { words: start..end, prefix_len: shared });
+        start = end;
+    }
+    groups
+}
+
+static NEXT_MARK: AtomicU32 = AtomicU32::new(1);
+
+thread_local! {
+    /// Per model, the mark of the last node that counted it.
+    static MARKS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The node for the words `range`, which share `depth` bytes, and every node below it.
+fn build_node(index: &WordIndex, range: Range<usize>, depth: usize, cap: usize) -> Vec<Shard> {
+    let prefix = index.words[range.start][..depth].to_owned();
+    let (count, entries) = most_downloaded(index, range.clone(), cap);
+    if count as usize <= cap {
+        return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries }];
+    }
+    let groups = child_groups(index, range, depth);
+    let children: Vec<String> = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
+    let mut below: Vec<Shard> =
+        groups.into_par_iter().flat_map_iter(|g| build_node(index, g.words, g.prefix_len, cap)).collect();
+    below.push(Shard { prefix, count, complete: false, children, entries });
+    below
+}
+
+/// How many distinct models the words of `range` have, and the `cap` most
+/// downloaded of them (lowest ranks), ascending.
+fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize) -> (u32, Vec<u32>) {
+    let mark = NEXT_MARK.fetch_add(1, Ordering::Relaxed);
+    MARKS.with(|marks| {
+        let mut marks = marks.borrow_mut();
+        if marks.len() < index.models {
+            marks.resize(index.models, 0);
+        }
+        let mut count = 0u32;
+        let mut heap: BinaryHeap<u32> = BinaryHeap::with_capacity(cap + 1);
+        for &rank in index.postings(range) {
+            let seen = &mut marks[rank as usize];
+            if *seen == mark {
+                continue;
+            }
+            *seen = mark;
+            count += 1;
+            if heap.len() < cap {
+                heap.push(rank);
+            } else if heap.peek().is_some_and(|top| rank < *top) {
+                heap.pop();
+                heap.push(rank);
+            }
+        }
+        (count, heap.into_sorted_vec())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::words::model_words;
+
+    fn summary(id: &str, tags: &[&str]) -> ModelSummary {
+        ModelSummary {
+            id: id.into(),
+            url: String::new(),
+            task: None,
+            library: None,
+            downloads: None,
+            likes: None,
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    /// The models (ranks) whose words start with `prefix`, by brute force.
+    fn matching(models: &[ModelSummary], prefix: &str) -> Vec<u32> {
+        (0..models.len() as u32).filter(|&r| model_words(&models[r as usize]).iter().any(|w| w.starts_with(prefix))).collect()
+    }
+
+    fn corpus(n: usize) -> Vec<ModelSummary> {
+        let vocabulary = ["llama", "llava", "lora", "bert", "gguf", "en", "fr", "mit", "transformers"];
+        (0..n)
+            .map(|i| {
+                let tags: Vec<&str> = vocabulary.iter().enumerate().filter(|(j, _)| (i * 7 + j * 3) % 5 < 2).map(|(_, w)| *w).collect();
+                summary(&format!("org{}/model-{i}", i % 13), &tags)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_shard_holds_the_most_downloaded_matches_and_leaves_hold_all() {
+        let models = corpus(600);
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        let index = WordIndex::build(&refs);
+        let tree = build_shards(&index, 25);
+        assert!(tree.shards.len() > 20, "{} shards", tree.shards.len());
+        let by_prefix: HashMap<&str, &Shard> = tree.shards.iter().map(|s| (s.prefix.as_str(), s)).collect();
+        for shard in &tree.shards {
+            let want = matching(&models, &shard.prefix);
+            assert_eq!(shard.count as usize, want.len(), "{}", shard.prefix);
+            assert_eq!(shard.complete, want.len() <= 25, "{}", shard.prefix);
+            assert_eq!(shard.entries, want[..want.len().min(25)], "{}", shard.prefix);
+            for child in &shard.children {
+                assert!(child.starts_with(&shard.prefix) && child.len() > shard.prefix.len(), "{child} under {}", shard.prefix);
+                assert!(by_prefix.contains_key(child.as_str()), "child {child} has a shard");
+            }
+            // The children cover every word longer than the prefix.
+            if !shard.complete {
+                let longer: Vec<String> = models.iter().flat_map(model_words).filter(|w| w.starts_with(&shard.prefix) && w.len() > shard.prefix.len()).collect();
+                assert!(longer.iter().all(|w| shard.children.iter().any(|c| w.starts_with(c.as_str()))), "{}", shard.prefix);
+            }
+        }
+        // Every word reaches a node from the roots.
+        for word in models.iter().flat_map(model_words) {
+            let mut hops = tree.roots.clone();
+            let node = loop {
+                let next = hops.iter().find(|p| word.starts_with(p.as_str())).unwrap_or_else(|| panic!("{word} lost"));
+                let node = by_prefix[next.as_str()];
+                if node.complete || node.prefix == word || node.children.is_empty() {
+                    break node;
+                }
+                hops = node.children.clone();
+            };
+            assert!(word.starts_with(&node.prefix));
+        }
+        // A word on every model stays one capped shard without children.
+        let one = summary("a/b", &["shared"]);
+        let many: Vec<&ModelSummary> = std::iter::repeat_n(&one, 30).collect();
+        let tree = build_shards(&WordIndex::build(&many), 10);
+        let shared = tree.shards.iter().find(|s| s.prefix == "shared").expect("a shard for the word");
+        assert_eq!((shared.count, shared.complete, shared.children.len(), shared.entries.len()), (30, false, 0, 10));
+    }
+
+    #[test]
+    fn the_same_models_give_the_same_shards() {
+        let models = corpus(300);
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        let a = build_shards(&WordIndex::build(&refs), 10);
+        let b = build_shards(&WordIndex::build(&refs), 10);
+        assert_eq!(a.roots, b.roots);
+        assert_eq!(a.shards, b.shards);
+    }
+}

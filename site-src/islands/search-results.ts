@@ -1,0 +1,134 @@
+/**
+ * From the shards of a query's words to the results the island shows: pure
+ * functions, no fetching.
+ *
+ * A query word's shard either lists every model matching it (`complete`) or
+ * only the most downloaded. When some word's shard is complete, its models
+ * are checked against every other word, task and library: the results are
+ * exact. When none is (every word is common: "llama instruct"), the models of
+ * all the words' shards are checked the same way; every result is a real
+ * match and they are ranked rightly, but a match that none of the shards
+ * lists (a model with few downloads and only common words) is missing, and
+ * the island says so.
+ */
+
+import type { Model, SortKey, WordMatch } from "./search-data";
+import { matchesAll } from "./search-words";
+
+export interface Filters {
+  query: string;
+  task: string;
+  library: string;
+  namespace: string;
+  sort: SortKey;
+  /** Zero-based. */
+  page: number;
+}
+
+export interface TextResults {
+  /** Models matching every word (before the task, library and namespace filters). */
+  hits: Model[];
+  /** Whether `hits` are all the models that match. */
+  complete: boolean;
+  /** How many models match, when known though not all are listed (one word). */
+  known: number | null;
+}
+
+/** The models matching every query word, given each word's match. */
+export function textResults(terms: readonly string[], matches: readonly WordMatch[]): TextResults {
+  const shards = [];
+  for (const match of matches) {
+    if (match.kind === "none") {
+      return { hits: [], complete: true, known: null };
+    }
+    shards.push(match);
+  }
+  const listed = shards.filter((m) => m.shard.complete).sort((a, b) => a.shard.models.length - b.shard.models.length);
+  const complete = listed.length > 0;
+  let candidates: Model[];
+  if (listed[0] !== undefined) {
+    candidates = [...listed[0].shard.models];
+  } else {
+    const byId = new Map<string, Model>();
+    for (const { shard } of shards) {
+      for (const model of shard.models) {
+        byId.set(model.id, model);
+      }
+    }
+    candidates = sortModels([...byId.values()], "downloads");
+  }
+  const only = shards.length === 1 ? shards[0] : undefined;
+  const known = !complete && only !== undefined && only.exact ? only.shard.count : null;
+  return { hits: candidates.filter((model) => matchesAll(model.words, terms)), complete, known };
+}
+
+export function namespaceOf(id: string): string {
+  const slash = id.indexOf("/");
+  return slash < 0 ? id : id.slice(0, slash);
+}
+
+/** Whether a model passes the task, library and namespace filters. */
+export function passes(model: Model, filters: Pick<Filters, "task" | "library" | "namespace">): boolean {
+  return (
+    (filters.task === "" || model.task === filters.task) &&
+    (filters.library === "" || model.library === filters.library) &&
+    (filters.namespace === "" || namespaceOf(model.id) === filters.namespace)
+  );
+}
+
+export interface FacetCounts {
+  /** Per task key: hits with that task that pass the other filters. */
+  tasks: ReadonlyMap<string, number>;
+  /** Per library key: hits with that library that pass the other filters. */
+  libraries: ReadonlyMap<string, number>;
+  /** Hits that pass the library and namespace filters (the "All tasks" count). */
+  allTasks: number;
+  /** Hits that pass the task and namespace filters (the "All libraries" count). */
+  allLibraries: number;
+}
+
+/** Counts for the task and library selects, each given the other filters. */
+export function facetCounts(hits: readonly Model[], filters: Pick<Filters, "task" | "library" | "namespace">): FacetCounts {
+  const tasks = new Map<string, number>();
+  const libraries = new Map<string, number>();
+  let allTasks = 0;
+  let allLibraries = 0;
+  for (const model of hits) {
+    if (passes(model, { ...filters, task: "" })) {
+      allTasks += 1;
+      if (model.task !== null) {
+        tasks.set(model.task, (tasks.get(model.task) ?? 0) + 1);
+      }
+    }
+    if (passes(model, { ...filters, library: "" })) {
+      allLibraries += 1;
+      if (model.library !== null) {
+        libraries.set(model.library, (libraries.get(model.library) ?? 0) + 1);
+      }
+    }
+  }
+  return { tasks, libraries, allTasks, allLibraries };
+}
+
+function byName(a: Model, b: Model): number {
+  const [x, y] = [a.id.toLowerCase(), b.id.toLowerCase()];
+  if (x !== y) {
+    return x < y ? -1 : 1;
+  }
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function byDownloads(a: Model, b: Model): number {
+  return b.downloads - a.downloads || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** `models` in `sort` order, as the generator orders listings. */
+export function sortModels(models: Model[], sort: SortKey): Model[] {
+  if (sort === "downloads") {
+    return models.sort(byDownloads);
+  }
+  if (sort === "likes") {
+    return models.sort((a, b) => b.likes - a.likes || byDownloads(a, b));
+  }
+  return models.sort(byName);
+}
