@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/modelpages
 NODE_STAMP := site-src/node_modules/.package-lock.json
 
-.PHONY: site islands release checkers test test-rust test-js test-browser bench clean fuzz
+.PHONY: site islands release checkers test test-rust test-js test-browser test-scale bench clean fuzz
 
 site: islands release
 	$(BIN) build --models models --out dist
@@ -38,17 +38,36 @@ BROWSER_SITE := target/browser-site
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
 
-# The hostile corpus (generator/cli/tests/hostile_corpus) is built too: its
-# build reports the bad inputs and exits 1, and its pages are opened in the
-# browser to prove no record's script runs.
+# The default corpus is built with listing sizes cut small
+# (site-src/test/browser/small-listings.toml), so its 196 models fill many
+# listing pages and search shards. The hostile corpus
+# (generator/cli/tests/hostile_corpus) is built too: its build reports the
+# bad inputs and exits 1, and its pages are opened in the browser to prove no
+# record's script runs.
 test-browser: islands release $(CHROMIUM)
 	rm -rf $(BROWSER_SITE)
-	$(BIN) build --models models --out $(BROWSER_SITE)/dist
+	$(BIN) build --models models --out $(BROWSER_SITE)/dist --config site-src/test/browser/small-listings.toml
 	$(CARGO) run --release --locked --quiet -p modelpages --example hostile_corpus -- $(BROWSER_SITE)/hostile-corpus
 	$(BIN) build --models $(BROWSER_SITE)/hostile-corpus/models --out $(BROWSER_SITE)/hostile \
 		2> $(BROWSER_SITE)/hostile-build.log || test $$? -eq 1
 	cd site-src && MODELPAGES_DIST=../$(BROWSER_SITE)/dist MODELPAGES_SCREENSHOTS=../$(BROWSER_SITE)/screenshots \
 		MODELPAGES_HOSTILE_DIST=../$(BROWSER_SITE)/hostile npm run --silent test:browser
+
+# The search at hub scale (not part of `make test`; about 15 minutes and
+# 12 GB of disk): a synthetic hub of SCALE_MODELS models (small records),
+# built with the default listing sizes, then searched in chromium by a cold
+# visitor, counting every byte the search fetches. The corpus is kept in
+# $(SCALE_DIR) for the next run; the site is rebuilt each time.
+SCALE_MODELS ?= 200000
+SCALE_DIR ?= target/scale
+test-scale: islands release $(CHROMIUM)
+	[ -d $(SCALE_DIR)/corpus-$(SCALE_MODELS) ] || $(BIN) synth --minimal --count $(SCALE_MODELS) --out $(SCALE_DIR)/corpus-$(SCALE_MODELS)
+	rm -rf $(SCALE_DIR)/site $(SCALE_DIR)/.site.manifest
+	/usr/bin/time -v $(BIN) build --full --models $(SCALE_DIR)/corpus-$(SCALE_MODELS) --out $(SCALE_DIR)/site 2> $(SCALE_DIR)/build.log \
+		|| { tail -20 $(SCALE_DIR)/build.log; exit 1; }
+	grep -E '^built|Elapsed|Maximum resident' $(SCALE_DIR)/build.log
+	cd site-src && MODELPAGES_SCALE_DIST=../$(SCALE_DIR)/site MODELPAGES_SCALE_MODELS=../$(SCALE_DIR)/corpus-$(SCALE_MODELS) \
+		node --test test/scale/
 
 # Fuzzing (not part of `make test`; needs nightly and cargo-fuzz): each
 # target for FUZZ_SECONDS, one after the other, on one core. See fuzz/README.md.

@@ -34,7 +34,10 @@ export interface TextResults {
   known: number | null;
 }
 
-/** The models matching every query word, given each word's match. */
+/**
+ * The models matching every query word (`terms`), given the matches of
+ * some of them: all of them, or up to the first whose shard is complete.
+ */
 export function textResults(terms: readonly string[], matches: readonly WordMatch[]): TextResults {
   const shards = [];
   for (const match of matches) {

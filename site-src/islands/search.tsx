@@ -3,7 +3,7 @@ import { SORT_KEYS, SearchData, scopePath } from "./search-data";
 import type { Facet, Manifest, Model, SortKey } from "./search-data";
 import { facetCounts, passes, sortModels, textResults } from "./search-results";
 import type { FacetCounts, Filters } from "./search-results";
-import { queryWords } from "./search-words";
+import { queryWords, words } from "./search-words";
 
 /** Typing settles for this long before the results are worked out again. */
 export const DEBOUNCE_MS = 150;
@@ -164,7 +164,18 @@ async function resultsFor(data: SearchData, filters: Filters): Promise<View> {
   };
   const terms = queryWords(filters.query);
   if (terms.length > 0) {
-    const found = textResults(terms, await Promise.all(terms.map((term) => data.match(term))));
+    // Longest words first (the rarer, as a rule): once one word's shard
+    // lists all its models, they are checked against the other words, whose
+    // shards are then not needed at all.
+    const matches = [];
+    for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+      const match = await data.match(term);
+      matches.push(match);
+      if (match.kind === "none" || match.shard.complete) {
+        break;
+      }
+    }
+    const found = textResults(terms, matches);
     const shown = sortModels(found.hits.filter((model) => passes(model, filters)), filters.sort);
     let note: string | null = null;
     if (!found.complete) {
@@ -259,9 +270,11 @@ function SearchPanel({ data }: { data: SearchData }) {
   const onType = (value: string): void => {
     setInput(value);
     // Each key fetches the next hop of the word being typed at once, so
-    // the shard is there when the results are worked out.
-    for (const term of queryWords(value)) {
-      data.match(term).catch(() => undefined);
+    // its shard is there when the results are worked out.
+    const typed = words(value);
+    const typing = /[A-Za-z0-9]$/.test(value) ? typed[typed.length - 1] : undefined;
+    if (typing !== undefined) {
+      data.match(typing).catch(() => undefined);
     }
   };
 

@@ -3,10 +3,12 @@
 
     check_site_files.py --dist DIR [--schemas DIR]
 
-- api/libraries.json, api/tasks.json and every api/models/<ns>/<name>.json
-  validate against the JSON Schemas (draft 2020-12) in --schemas (default
-  site-src/schema), and agree with each other and with the pages: every model
-  page has an API file, every listed id has one, counts match.
+- api/libraries.json, api/tasks.json, the pages of ids they point to
+  (api/libraries/<key>/<n>.json, api/tasks/<key>/<n>.json) and every
+  api/models/<ns>/<name>.json validate against the JSON Schemas (draft
+  2020-12) in --schemas (default site-src/schema), and agree with each other
+  and with the pages: every model page has an API file, every listed id has
+  one, the pages of a listing hold model_count distinct ids, counts match.
 - A model has a notebook exactly when its API file lists a Python example
   (library, or hosted inference with the huggingface_hub client), and its
   page links the notebook with a `download` link exactly then.
@@ -146,15 +148,33 @@ def main():
         else:
             passed += 1
 
-    listings = {}
+    list_schema = validator(args.schemas, "api-model-list.schema.json")
+    listed = set()
     for name, schema in (("libraries", "api-libraries.schema.json"), ("tasks", "api-tasks.schema.json")):
         path = dist / "api" / f"{name}.json"
         document = json.loads(path.read_text())
         problems = schema_problems(validator(args.schemas, schema), document)
-        for entry in document.get(name, []):
-            if entry.get("model_count") != len(entry.get("models", [])):
-                problems.append(f"{entry.get('key')}: model_count {entry.get('model_count')} but {len(entry.get('models', []))} models")
-        listings[name] = document
+        for entry in document.get(name, []) if not problems else []:
+            ids, url, pages = [], entry["models_url"], 0
+            # Paths are site paths under the base the site was built for.
+            base = entry["page"][: entry["page"].index(f"{name}/")]
+            while url is not None:
+                page_path = dist / url[len(base):]
+                page = json.loads(page_path.read_text())
+                page_problems = schema_problems(list_schema, page)
+                pages += 1
+                if not page_problems and (page["key"], page["page"], page["model_count"]) != (entry["key"], pages, entry["model_count"]):
+                    page_problems.append(f"page {page.get('page')} of {page.get('key')} does not follow from {path.name}")
+                record(str(page_path), page_problems)
+                if page_problems:
+                    break
+                ids += page["models"]
+                url = page["next"]
+            if pages != entry["model_pages"]:
+                problems.append(f"{entry['key']}: model_pages {entry['model_pages']} but {pages} pages")
+            if entry["model_count"] != len(ids) or len(set(ids)) != len(ids):
+                problems.append(f"{entry['key']}: model_count {entry['model_count']} but {len(set(ids))} distinct of {len(ids)} ids")
+            listed.update(ids)
         record(str(path), problems)
 
     api_dir = dist / "api" / "models"
@@ -186,8 +206,7 @@ def main():
             notebooks += 1
             record(str(notebook), check_notebook(notebook))
 
-    listed = {i for name in ("libraries", "tasks") for entry in listings[name].get(name, []) for i in entry.get("models", [])}
-    reserved = {"api", "assets", "libraries", "tasks"}
+    reserved = {"api", "assets", "libraries", "tasks", "namespaces", "search", "sitemaps"}
     cross = [f"{i}: listed but has no API file" for i in sorted(listed - api_ids)]
     cross += [f"{i}: has a page but no API file" for i in sorted(model_page_ids(dist, reserved) - api_ids)]
     record("cross-checks", cross)

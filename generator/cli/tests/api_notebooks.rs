@@ -41,7 +41,14 @@ fn every_api_file_and_notebook_of_the_default_corpus_validates() {
     assert!(report.contains(&format!("checked {count} API files and ")), "an API file per model: {report}");
     let notebooks: usize = report.split("API files and ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
     assert!(notebooks * 10 >= count * 8, "most corpus models have Python examples: {notebooks} notebooks for {count} models");
-    assert!(report.trim_end().ends_with(&format!("{} passed, 0 failed", count + notebooks + 3)), "{report}");
+    // A check per API file, notebook and page of ids, then the two listings and the cross-checks.
+    let id_pages = walkdir::WalkDir::new(dist.join("api")).min_depth(3).into_iter().filter(|e| {
+        let e = e.as_ref().unwrap();
+        e.file_type().is_file() && !e.path().starts_with(dist.join("api/models"))
+    });
+    let id_pages = id_pages.count();
+    assert!(id_pages > 30, "{id_pages} pages of ids");
+    assert!(report.trim_end().ends_with(&format!("{} passed, 0 failed", count + notebooks + id_pages + 3)), "{report}");
 
     // The checker is not a rubber stamp: break a notebook, an API file and a
     // listing and it names each.

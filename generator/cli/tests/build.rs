@@ -39,16 +39,21 @@ fn default_corpus_builds_every_page() {
 
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
-    let search: serde_json::Value = serde_json::from_slice(&fs::read(out.join("search-index.json")).unwrap()).unwrap();
-    let indexed: Vec<&str> = search["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap()).collect();
-    assert_eq!(indexed.len(), ids.len(), "the search index holds every model");
+    let search: serde_json::Value = serde_json::from_slice(&fs::read(out.join("search/index.json")).unwrap()).unwrap();
+    assert_eq!(search["count"], ids.len(), "the search counts every model");
+    let mut indexed: Vec<String> = Vec::new();
+    for page in 1..=ids.len().div_ceil(50) {
+        let list: serde_json::Value = serde_json::from_slice(&fs::read(out.join(format!("search/all/downloads/{page}.json"))).unwrap()).unwrap();
+        indexed.extend(list["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap().to_owned()));
+    }
+    assert_eq!(indexed.len(), ids.len(), "the search's listing holds every model");
     assert_eq!(index.matches("<tr>").count(), 1 + ids.len().min(100), "the page lists the top 100");
     for id in &ids {
         let page = fs::read_to_string(out.join(id).join("index.html")).unwrap();
         let (ns, name) = id.split_once('/').unwrap();
         assert!(page.contains(&format!("<span class=\"model-name\">{name}</span>")), "{id}");
         assert!(page.contains(&format!("data-copy-text=\"{ns}/{name}\"")), "{id}");
-        assert!(indexed.contains(&id.as_str()), "search index lists {id}");
+        assert!(indexed.contains(id), "search listing lists {id}");
         assert!(sitemap.contains(&format!("<loc>/{id}/</loc>")), "sitemap lists {id}");
     }
     assert!(fs::read_to_string(out.join("404.html")).unwrap().contains("Page not found"));
@@ -343,24 +348,34 @@ fn incremental_builds_equal_full_builds_and_rewrite_only_what_changed() {
 }
 
 #[test]
-fn listing_pages_show_the_most_downloaded_and_link_to_search() {
+fn listing_pages_are_paged_by_downloads_and_link_to_search() {
     let tmp = tempfile::tempdir().unwrap();
     let models = tmp.path().join("models");
     synthetic_corpus(&models, 130, "listing");
     let out = tmp.path().join("dist");
     let run = build(&models, &out, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
-    for (page, search) in [("libraries/transformers/index.html", "/?library=transformers"), ("tasks/text-classification/index.html", "/?task=text-classification")] {
-        let html = fs::read_to_string(out.join(page)).unwrap();
-        let rows = html.matches("<tr><td><a href=").count();
-        assert_eq!(rows, 100, "{page} lists the 100 most downloaded");
-        assert!(html.contains("130 models."), "{page} counts them all");
-        assert!(html.contains(&format!("href=\"{search}\"")), "{page} links the search for the rest");
+    for (folder, search) in [("libraries/transformers/", "/?library=transformers"), ("tasks/text-classification/", "/?task=text-classification")] {
+        let first = fs::read_to_string(out.join(folder).join("index.html")).unwrap();
+        let second = fs::read_to_string(out.join(folder).join("page/2/index.html")).unwrap();
+        assert_eq!(first.matches("<tr><td><a href=").count(), 100, "{folder}: 100 models a page");
+        assert_eq!(second.matches("<tr><td><a href=").count(), 30, "{folder}: the rest on page 2");
+        assert!(first.contains("130 models, most downloaded first."), "{folder} counts them all on its first page");
+        assert!(!second.contains("130 models"), "{folder}: page 2 has no count, which would change with every model");
+        assert!(first.contains(&format!("href=\"{search}\"")), "{folder} links the search");
+        assert!(first.contains(&format!("href=\"/{folder}page/2/\" rel=\"next\"")), "{folder}: a plain link to page 2");
+        assert!(second.contains(&format!("href=\"/{folder}\" rel=\"prev\"")), "{folder}: and back");
         // synthetic_corpus gives model-i i downloads: the most downloaded first.
-        let first = html.find("ns3/model-129/").unwrap();
-        assert!(first < html.find("ns2/model-128/").unwrap());
-        assert!(!html.contains("ns0/model-0/"), "{page}: the least downloaded is left to the search");
+        assert!(first.find("ns3/model-129/").unwrap() < first.find("ns2/model-128/").unwrap());
+        assert!(second.contains("ns0/model-0/") && !first.contains("ns0/model-0/"));
     }
+    // Namespaces: an index of them, and each one's models.
+    let namespaces = fs::read_to_string(out.join("namespaces/index.html")).unwrap();
+    assert_eq!(namespaces.matches("<tr><td><a href=").count(), 7);
+    assert!(namespaces.contains("<td><a href=\"/ns3/\">ns3</a></td><td class=\"num\">19</td>"), "{namespaces}");
+    let ns3 = fs::read_to_string(out.join("ns3/index.html")).unwrap();
+    assert_eq!(ns3.matches("<tr><td><a href=").count(), 19);
+    assert!(ns3.contains("href=\"/ns3/model-129/\""));
 }
 
 /// A hub build yields thousands of notes: the first ones are printed with a

@@ -130,7 +130,7 @@ describe("hostile corpus in the browser", () => {
   test("searching for the payloads renders them as text", async () => {
     const { context, trapped } = await trappedContext();
     const page = await harness.openPage(context, "/");
-    const input = page.getByLabel("Filter by name or tag");
+    const input = page.getByLabel("Search by name, tag, task or library");
     for (const query of ["MPHOSTILE", "script", "onerror", "values"]) {
       await input.fill(query);
       await input.press("Enter");

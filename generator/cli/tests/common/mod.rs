@@ -111,3 +111,5 @@ pub fn assert_no_staging_left(parent: &Path) {
         .collect();
     assert!(leftovers.is_empty(), "staging folders left: {leftovers:?}");
 }
+
+pub mod listings;

@@ -1,0 +1,356 @@
+//! End-to-end: the listings of a synthetic hub of 400 models, built with
+//! listing sizes cut small (see `common::listings`) so that a few hundred
+//! models fill many pages, shards and sitemap files, as millions do with the
+//! default sizes. Every listing covers every model exactly once and in
+//! order, every model is a few plain links from the home page, sitemaps
+//! follow the protocol, the search's files hold what a query needs, and no
+//! file passes 2 MB. (The same at 200,000 models: `make test-scale`.)
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::listings::*;
+use serde_json::Value;
+
+const MODELS: usize = 400;
+
+struct Site {
+    _tmp: tempfile::TempDir,
+    dist: PathBuf,
+    models: Vec<Listed>,
+}
+
+/// The site every test here reads, built once.
+fn site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        let models = tmp.path().join("models");
+        synth_minimal(&models, MODELS);
+        let config = tmp.path().join("site.toml");
+        write_listing_config(&config);
+        let dist = tmp.path().join("dist");
+        let run = build_with(&models, &dist, &config, false);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let models = listed_models(&models);
+        assert_eq!(models.len(), MODELS);
+        Site { _tmp: tmp, dist, models }
+    })
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
+/// The ids of a listing of model pages, following `rel="next"` from its first page.
+fn walk_listing(dist: &Path, first: &str) -> (Vec<String>, usize) {
+    let (mut ids, mut pages, mut next) = (Vec::new(), 0, Some(format!("{BASE_PATH}{first}")));
+    while let Some(path) = next {
+        let html = fs::read_to_string(file_of(dist, &path)).unwrap();
+        let rows = row_ids(&html);
+        assert!(!rows.is_empty() && rows.len() <= PAGE_SIZE, "{path}: {} rows", rows.len());
+        ids.extend(rows);
+        pages += 1;
+        next = next_link(&html);
+    }
+    (ids, pages)
+}
+
+fn ids_of<'a>(models: impl Iterator<Item = &'a Listed>) -> Vec<String> {
+    models.map(|m| m.id.clone()).collect()
+}
+
+#[test]
+fn every_listing_page_covers_its_models_once_in_order() {
+    let Site { dist, models, .. } = site();
+    let mut tasks: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut namespaces: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for m in models {
+        if let Some(task) = &m.task {
+            tasks.entry(task).or_default().push(m.id.clone());
+        }
+        namespaces.entry(m.namespace()).or_default().push(m.id.clone());
+    }
+    for (task, want) in &tasks {
+        let (ids, pages) = walk_listing(dist, &format!("tasks/{task}/"));
+        assert_eq!(&ids, want, "task {task}");
+        assert_eq!(pages, want.len().div_ceil(PAGE_SIZE), "task {task}");
+    }
+    // Libraries: those of the catalogue (the API lists them all).
+    let libraries = json(&dist.join("api/libraries.json"));
+    let mut with_models = 0;
+    for library in libraries["libraries"].as_array().unwrap() {
+        let key = library["key"].as_str().unwrap();
+        let want = ids_of(models.iter().filter(|m| m.library.as_deref() == Some(key)));
+        if want.is_empty() {
+            let html = fs::read_to_string(dist.join(format!("libraries/{key}/index.html"))).unwrap();
+            assert!(html.contains("<p class=\"empty\">") && !html.contains("<tbody>"), "library {key} has no models");
+            continue;
+        }
+        with_models += 1;
+        assert_eq!(walk_listing(dist, &format!("libraries/{key}/")).0, want, "library {key}");
+    }
+    assert!(with_models >= 5, "the corpus spreads over libraries");
+    // Namespaces: from the namespace index's pages, then each namespace's pages.
+    let mut listed_namespaces = Vec::new();
+    let mut next = Some(format!("{BASE_PATH}namespaces/"));
+    while let Some(path) = next {
+        let html = fs::read_to_string(file_of(dist, &path)).unwrap();
+        listed_namespaces.extend(row_ids(&html));
+        next = next_link(&html);
+    }
+    assert_eq!(listed_namespaces, namespaces.keys().map(|k| k.to_string()).collect::<Vec<_>>(), "every namespace once, by name");
+    let mut seen = HashSet::new();
+    for (namespace, want) in &namespaces {
+        let (ids, _) = walk_listing(dist, &format!("{namespace}/"));
+        assert_eq!(&ids, want, "namespace {namespace}");
+        seen.extend(ids);
+    }
+    assert_eq!(seen.len(), MODELS, "the namespaces' pages list every model once");
+    let busiest = namespaces.values().map(Vec::len).max().unwrap();
+    assert!(busiest > 5 * PAGE_SIZE, "a namespace long enough for jumps: {busiest}");
+}
+
+#[test]
+fn every_model_is_a_few_plain_links_from_the_home_page() {
+    let Site { dist, models, .. } = site();
+    let mut depth: HashMap<PathBuf, usize> = HashMap::from([(dist.join("index.html"), 0)]);
+    let mut queue = VecDeque::from([dist.join("index.html")]);
+    while let Some(file) = queue.pop_front() {
+        let html = fs::read_to_string(&file).unwrap();
+        for link in html.split("href=\"").skip(1).map(|s| &s[..s.find('"').unwrap()]) {
+            if !link.starts_with(BASE_PATH) || link.contains('?') || link.ends_with(".css") || link.ends_with(".ipynb") {
+                continue;
+            }
+            let target = file_of(dist, link);
+            if target.extension().is_some_and(|e| e == "html") && !depth.contains_key(&target) {
+                assert!(target.is_file(), "{} links {link}, which is missing", file.display());
+                depth.insert(target.clone(), depth[&file] + 1);
+                queue.push_back(target);
+            }
+        }
+    }
+    let deepest = models.iter().map(|m| depth.get(&dist.join(&m.id).join("index.html")).copied().unwrap_or_else(|| panic!("{} unreachable", m.id))).max().unwrap();
+    assert!(deepest <= 7, "a model {deepest} clicks from the home page");
+}
+
+#[test]
+fn sitemaps_follow_the_protocol_and_list_every_page_once() {
+    let Site { dist, models, .. } = site();
+    let index = fs::read_to_string(dist.join("sitemap.xml")).unwrap();
+    assert!(index.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"), "{index}");
+    let locs = |xml: &str| -> Vec<String> { xml.split("<loc>").skip(1).map(|s| s[..s.find("</loc>").unwrap()].to_owned()).collect() };
+    let files = locs(&index);
+    assert!(files.len() >= 10, "{} sitemap files", files.len());
+    let mut urls = Vec::new();
+    for (n, file) in files.iter().enumerate() {
+        assert_eq!(file, &format!("{BASE_URL}sitemaps/{}.xml", n + 1));
+        let path = dist.join(file.strip_prefix(BASE_URL).unwrap());
+        let xml = fs::read_to_string(&path).unwrap();
+        assert!(xml.len() < 50 << 20 && xml.len() <= 2 << 20);
+        assert!(xml.contains("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") && xml.ends_with("</urlset>\n"));
+        let here = locs(&xml);
+        assert!(!here.is_empty() && here.len() <= SITEMAP_URLS, "{file}: {} URLs", here.len());
+        urls.extend(here);
+    }
+    // Well-formed XML, by a real parser.
+    let parsed = std::process::Command::new("python3")
+        .args(["-c", "import sys, xml.etree.ElementTree as E\nfor p in sys.argv[1:]: E.parse(p)"])
+        .arg(dist.join("sitemap.xml"))
+        .args(files.iter().map(|f| dist.join(f.strip_prefix(BASE_URL).unwrap())))
+        .output()
+        .unwrap();
+    assert!(parsed.status.success(), "{}", String::from_utf8_lossy(&parsed.stderr));
+    let unique: HashSet<&String> = urls.iter().collect();
+    assert_eq!(unique.len(), urls.len(), "no URL twice");
+    assert!(urls.iter().all(|u| u.starts_with(BASE_URL) && u.ends_with('/')));
+    // Exactly the site's pages: every index.html but the 404 page's.
+    let pages: HashSet<String> = walkdir::WalkDir::new(dist)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() == "index.html")
+        .map(|e| format!("{BASE_URL}{}", e.path().parent().unwrap().strip_prefix(dist).unwrap().to_str().unwrap()))
+        .map(|u| if u.ends_with('/') { u } else { format!("{u}/") })
+        .collect();
+    assert_eq!(unique.len(), pages.len());
+    assert!(pages.iter().all(|p| unique.contains(p)), "every page is in a sitemap");
+    assert!(models.iter().all(|m| unique.contains(&format!("{BASE_URL}{}/", m.id))));
+    assert_eq!(fs::read_to_string(dist.join("robots.txt")).unwrap(), format!("User-agent: *\nAllow: /\nSitemap: {BASE_URL}sitemap.xml\n"));
+}
+
+#[test]
+fn no_file_passes_two_megabytes() {
+    let Site { dist, .. } = site();
+    let mut files = 0;
+    for entry in walkdir::WalkDir::new(dist) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            files += 1;
+            let len = entry.metadata().unwrap().len();
+            assert!(len <= 2 << 20, "{}: {len} bytes", entry.path().display());
+        }
+    }
+    assert!(files > MODELS * 2);
+}
+
+#[test]
+fn search_listings_and_api_pages_cover_their_models_in_order() {
+    let Site { dist, models, .. } = site();
+    let manifest = json(&dist.join("search/index.json"));
+    assert_eq!(manifest["count"], MODELS);
+    assert!(!fs::read_to_string(dist.join("search/index.json")).unwrap().contains(&models[0].id), "no model in the manifest");
+    let read_list = |scope: &str, order: &str| -> Vec<String> {
+        let mut ids = Vec::new();
+        for page in 1.. {
+            let path = dist.join(format!("search/{scope}/{order}/{page}.json"));
+            if !path.exists() {
+                break;
+            }
+            let doc = json(&path);
+            let rows = doc["models"].as_array().unwrap();
+            assert!(!rows.is_empty() && rows.len() <= SEARCH_PAGE_SIZE, "{}", path.display());
+            assert_eq!(doc["page"], page);
+            ids.extend(rows.iter().map(|r| r[0].as_str().unwrap().to_owned()));
+        }
+        ids
+    };
+    let by_likes = |ms: Vec<&Listed>| -> Vec<String> {
+        let mut ms = ms;
+        ms.sort_by(|a, b| b.likes.cmp(&a.likes));
+        ids_of(ms.into_iter().take(SORTED_MODELS))
+    };
+    let by_name = |ms: Vec<&Listed>| -> Vec<String> {
+        let mut ids = ids_of(ms.into_iter());
+        ids.sort_by(|a, b| a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()).then(a.cmp(b)));
+        ids.truncate(SORTED_MODELS);
+        ids
+    };
+    let check = |scope: &str, of: &dyn Fn(&Listed) -> bool| {
+        let members: Vec<&Listed> = models.iter().filter(|m| of(m)).collect();
+        assert_eq!(read_list(scope, "downloads"), ids_of(members.iter().copied()), "{scope}");
+        if members.len() > SEARCH_PAGE_SIZE {
+            assert_eq!(read_list(scope, "likes"), by_likes(members.clone()), "{scope} by likes");
+            assert_eq!(read_list(scope, "name"), by_name(members.clone()), "{scope} by name");
+        } else {
+            assert!(read_list(scope, "likes").is_empty(), "{scope}: one page is sorted by the island");
+        }
+    };
+    check("all", &|_| true);
+    let tasks: Vec<String> = manifest["tasks"].as_array().unwrap().iter().map(|t| t[0].as_str().unwrap().to_owned()).collect();
+    let libraries: Vec<String> = manifest["libraries"].as_array().unwrap().iter().map(|t| t[0].as_str().unwrap().to_owned()).collect();
+    for task in &tasks {
+        check(&format!("task/{task}"), &|m| m.task.as_deref() == Some(task));
+        let api: Vec<String> = api_ids(dist, &format!("api/tasks/{task}/1.json"));
+        assert_eq!(api, ids_of(models.iter().filter(|m| m.task.as_deref() == Some(task))), "api task {task}");
+    }
+    for library in &libraries {
+        check(&format!("library/{library}"), &|m| m.library.as_deref() == Some(library));
+        let api: Vec<String> = api_ids(dist, &format!("api/libraries/{library}/1.json"));
+        assert_eq!(api, ids_of(models.iter().filter(|m| m.library.as_deref() == Some(library))), "api library {library}");
+    }
+    for pair in manifest["pairs"].as_array().unwrap() {
+        let (task, library) = (&tasks[pair[0].as_u64().unwrap() as usize], &libraries[pair[1].as_u64().unwrap() as usize]);
+        let of = |m: &Listed| m.task.as_deref() == Some(task) && m.library.as_deref() == Some(library);
+        assert_eq!(pair[2].as_u64().unwrap() as usize, models.iter().filter(|m| of(m)).count());
+        check(&format!("task-library/{task}/{library}"), &of);
+    }
+    let namespaces: HashSet<&str> = models.iter().map(Listed::namespace).collect();
+    for namespace in namespaces {
+        check(&format!("namespace/{namespace}"), &|m| m.namespace() == namespace);
+    }
+}
+
+/// Every id of an API listing, following `next` from `first`.
+fn api_ids(dist: &Path, first: &str) -> Vec<String> {
+    let (mut ids, mut next) = (Vec::new(), Some(format!("{BASE_PATH}{first}")));
+    while let Some(path) = next {
+        let doc = json(&file_of(dist, &path));
+        let page: Vec<String> = doc["models"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_owned()).collect();
+        assert!(page.len() <= API_PAGE_SIZE);
+        ids.extend(page);
+        next = doc["next"].as_str().map(str::to_owned);
+    }
+    ids
+}
+
+/// Walks the word trie from the manifest's roots as the island does: the
+/// shard that answers `word`, and whether its prefix is the word's own.
+fn find_shard(dist: &Path, roots: &[String], word: &str, cache: &mut HashMap<String, Value>) -> Option<(Value, bool)> {
+    let mut hops = roots.to_vec();
+    loop {
+        let next = hops.iter().find(|p| p.starts_with(word) || word.starts_with(p.as_str()))?.clone();
+        let shard = cache
+            .entry(next.clone())
+            .or_insert_with(|| json(&dist.join(format!("search/words/{}/{next}.json", &next[..1]))))
+            .clone();
+        assert_eq!(shard["prefix"], next.as_str());
+        if word.len() <= next.len() {
+            return Some((shard, true));
+        }
+        if shard["complete"] == true {
+            return Some((shard, false));
+        }
+        hops = shard["children"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_owned()).collect();
+        if hops.is_empty() {
+            return None;
+        }
+    }
+}
+
+#[test]
+fn every_word_prefix_finds_its_models_through_the_shards() {
+    let Site { dist, models, .. } = site();
+    let manifest = json(&dist.join("search/index.json"));
+    let roots: Vec<String> = manifest["roots"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_owned()).collect();
+    let words: Vec<Vec<String>> = models.iter().map(Listed::words).collect();
+    let mut prefixes: Vec<String> = words.iter().flatten().flat_map(|w| (1..=w.len()).map(|n| w[..n].to_owned())).collect();
+    prefixes.extend(["zzzz", "q9x", "llamaz"].map(String::from));
+    prefixes.sort();
+    prefixes.dedup();
+    let mut cache = HashMap::new();
+    let (mut capped, mut exact_complete) = (0, 0);
+    for prefix in &prefixes {
+        let want: Vec<&str> = models.iter().zip(&words).filter(|(_, ws)| ws.iter().any(|w| w.starts_with(prefix.as_str()))).map(|(m, _)| m.id.as_str()).collect();
+        let Some((shard, exact)) = find_shard(dist, &roots, prefix, &mut cache) else {
+            assert!(want.is_empty(), "{prefix}: no shard, but {} models match", want.len());
+            continue;
+        };
+        let listed: Vec<&str> = shard["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap()).collect();
+        assert!(listed.len() <= SHARD_MODELS, "{prefix}");
+        if exact {
+            assert_eq!(shard["count"], want.len(), "{prefix}");
+            assert_eq!(listed, want[..want.len().min(SHARD_MODELS)], "{prefix}: the most downloaded, in order");
+            assert_eq!(shard["complete"], want.len() <= SHARD_MODELS, "{prefix}");
+            if want.len() > SHARD_MODELS {
+                capped += 1;
+            } else {
+                exact_complete += 1;
+            }
+        } else {
+            assert!(want.iter().all(|id| listed.contains(id)), "{prefix}: a complete shard above it lists every match");
+        }
+    }
+    assert!(capped > 20 && exact_complete > 20, "{capped} capped, {exact_complete} complete");
+    // Every shard file was reached, and each lists its models' other words.
+    let files = walkdir::WalkDir::new(dist.join("search/words")).into_iter().filter(|e| e.as_ref().unwrap().file_type().is_file()).count();
+    assert_eq!(files, cache.len(), "no shard is out of the walk's reach");
+    let by_id: HashMap<&str, &Vec<String>> = models.iter().map(|m| m.id.as_str()).zip(&words).collect();
+    for shard in cache.values() {
+        let strings: Vec<&str> = shard["strings"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+        for row in shard["models"].as_array().unwrap() {
+            let id = row[0].as_str().unwrap();
+            let mut words: Vec<String> = Vec::new();
+            for w in id.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_ascii_lowercase()) {
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
+            words.extend(row[5].as_array().unwrap().iter().map(|i| strings[i.as_u64().unwrap() as usize].to_owned()));
+            assert_eq!(&words, by_id[id], "{id} in {}", shard["prefix"]);
+        }
+    }
+}
