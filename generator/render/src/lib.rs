@@ -27,6 +27,6 @@ pub use listing_pages::{
 };
 pub use pages::{
     example_values, model_url, render_model_page, render_not_found_page, CodeExample, InferenceExample, LibraryLink,
-    ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TaskLink,
+    ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TagList, TaskLink,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};

@@ -34,12 +34,42 @@ pub struct ModelSummary {
     pub downloads: Option<u64>,
     pub likes: Option<u64>,
     /// The first tags, for text search.
-    pub tags: Vec<String>,
+    pub tags: TagList,
 }
 
 /// How many tags a listing keeps per model: enough to search by, small enough
 /// for an index of every model.
 const SUMMARY_TAGS: usize = 12;
+
+/// A model's first tags in one string, one a line: a hub's build holds a
+/// million of these, and one allocation instead of a dozen is half the
+/// memory. A tag with a line break of its own is left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TagList(String);
+
+impl TagList {
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split('\n').filter(|t| !t.is_empty())
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for TagList {
+    fn from_iter<I: IntoIterator<Item = S>>(tags: I) -> TagList {
+        let mut joined = String::new();
+        for tag in tags {
+            let tag = tag.as_ref();
+            if tag.is_empty() || tag.contains('\n') {
+                continue;
+            }
+            if !joined.is_empty() {
+                joined.push('\n');
+            }
+            joined.push_str(tag);
+        }
+        TagList(joined)
+    }
+}
 
 impl ModelSummary {
     pub fn of(model: &LoadedModel, site: &SiteInfo) -> ModelSummary {
@@ -51,7 +81,7 @@ impl ModelSummary {
             library: record.library().map(str::to_owned),
             downloads: record.downloads,
             likes: record.likes,
-            tags: record.tags.iter().take(SUMMARY_TAGS).cloned().collect(),
+            tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
         }
     }
 }

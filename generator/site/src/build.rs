@@ -130,7 +130,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         || survey_models(&options.models_dir),
     );
     let had_previous = previous.is_some();
-    let previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
+    let mut previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
     let plan = plan_build(survey.map_err(BuildError::Models)?, previous);
     timer.lap("survey, manifest");
     // In place only on a site that is whole: pages deleted by hand are
@@ -175,7 +175,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         if whole {
             manifest.models.insert(source.folder_id, entry);
         } else {
-            read.push(ReadJob { stamp: entry.stamp.clone(), source, previous: Some(entry) });
+            read.push(ReadJob { stamp: entry.stamp, source, previous: Some(entry) });
         }
     }
 
@@ -204,10 +204,10 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
             ModelOutcome::Rendered { entry, row_changed } => {
                 rendered += 1;
                 rows_changed |= row_changed;
-                manifest.models.insert(id, *entry);
+                manifest.models.insert(id, entry);
             }
             ModelOutcome::Unchanged(entry) => {
-                manifest.models.insert(id, *entry);
+                manifest.models.insert(id, entry);
             }
             ModelOutcome::Failed { err, was_listed } => {
                 rows_changed |= was_listed;
@@ -219,32 +219,30 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let mut notes: Vec<String> = manifest.models.values().flat_map(|e| e.notes.iter().cloned()).collect();
     notes.sort();
     manifest.site = writer.site_identity(out);
-    // Listings show the most downloaded first, as visitors expect; the id
-    // breaks ties so the order depends on nothing but the input.
-    let mut summaries: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
-    summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
-    let built = summaries.len();
-    timer.lap("summaries");
-    // The manifest's models are encoded while the listings are written.
-    let (listings, model_chunks) = rayon::join(
-        || {
-            if let Some(previous) = previous_listings.as_ref().filter(|_| !rows_changed) {
-                if keep_listing_files(&writer, previous) {
-                    let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
-                    return Ok((previous.clone(), counts));
-                }
+    let built = manifest.models.len();
+    timer.lap("notes");
+    let listings = (|| {
+        // No model's listing row changed: every listing file stays (and
+        // the million rows need not even be sorted).
+        if let Some(previous) = previous_listings.take().filter(|_| !rows_changed) {
+            if keep_listing_files(&writer, &previous) {
+                let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
+                return Ok((previous, counts));
             }
-            write_listings(&stage, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
-        },
-        || manifest.encode_models(),
-    );
+            previous_listings = Some(previous);
+        }
+        // Listings show the most downloaded first, as visitors expect; the
+        // id breaks ties so the order depends on nothing but the input.
+        let mut summaries: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
+        summaries.par_sort_unstable_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+        timer.lap("summaries");
+        write_listings(&stage, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
+    })();
     let (listing_keys, listing_counts) = listings?;
     manifest.listings = listing_keys;
-    let manifest_bytes = manifest.to_bytes_with(model_chunks);
     timer.lap("listings");
-    drop(summaries);
     drop(stage);
-    writer.commit(out, &manifest_bytes)?;
+    writer.commit(out, &manifest)?;
     // Freeing 100,000 entries one by one takes a tenth of a one-model
     // rebuild at hub scale, and nothing waits for it.
     std::thread::spawn(move || drop(manifest));
@@ -292,10 +290,16 @@ impl StageTimer {
     fn lap_detail(&self, stage: &str, detail: &str) {
         if let Some(last) = &self.0 {
             let mut last = last.lock().expect("no panics while held");
-            eprintln!("timing: {stage:<16} {:>8.3} s{detail}", last.elapsed().as_secs_f64());
+            eprintln!("timing: {stage:<16} {:>8.3} s, {} MB resident{detail}", last.elapsed().as_secs_f64(), resident_mb());
             *last = Instant::now();
         }
     }
+}
+
+/// The process's resident memory now, in MB (0 where `/proc` cannot tell).
+fn resident_mb() -> u64 {
+    let pages = std::fs::read_to_string("/proc/self/statm").ok().and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok());
+    pages.map_or(0, |p| p * 4096 >> 20)
 }
 
 /// Whether a change is small enough to apply in place: a fresh tree would
@@ -352,7 +356,7 @@ impl RenderStage<'_> {
         if let Some(mut entry) = previous.filter(|e| e.input == input) {
             if entry.files.iter().all(|f| self.writer.keep(f)) {
                 entry.stamp = stamp;
-                return Ok(ModelOutcome::Unchanged(Box::new(entry)));
+                return Ok(ModelOutcome::Unchanged(entry));
             }
         }
         let model = match parse_model(&source, files) {

@@ -112,6 +112,16 @@ impl Transaction {
         Ok(file)
     }
 
+    /// Stages a file that `write` writes (the manifest, too large to hold).
+    fn stage_with(&self, write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> Result<usize, OutputError> {
+        let file = self.next.fetch_add(1, Ordering::Relaxed);
+        let name = file_name(file);
+        let path = self.files.path().join(&name);
+        let mut out = io::BufWriter::new(self.files.create_file(OsStr::new(&name))?);
+        write(&mut out).and_then(|()| io::Write::flush(&mut out)).map_err(io_error(&path))?;
+        Ok(file)
+    }
+
     /// Will replace (or create) `rel` with `bytes`.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
         let file = self.stage(bytes)?;
@@ -133,14 +143,14 @@ impl Transaction {
         self.steps.lock().expect("no panics while held").push(Step::Remove { rel: rel.to_owned() });
     }
 
-    /// The commit point, then the change itself; `manifest` is written last,
-    /// to the output's manifest path.
-    pub fn commit(mut self, manifest: &[u8]) -> Result<(), OutputError> {
+    /// The commit point, then the change itself; `manifest` writes the
+    /// manifest, which goes to the output's manifest path last.
+    pub fn commit(mut self, manifest: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> Result<(), OutputError> {
         let mut steps = std::mem::take(self.steps.get_mut().expect("no panics while held"));
         // Removals first, so a file removed and written again (a model that
         // now writes fewer files) ends up written.
         steps.sort_by_key(|step| matches!(step, Step::Write { .. }));
-        let manifest_file = self.stage(manifest)?;
+        let manifest_file = self.stage_with(manifest)?;
         let site = folder_identity(&self.out)
             .ok_or_else(|| io_error(&self.out)(io::Error::from(io::ErrorKind::NotFound)))?;
         let plan = Plan { site, steps, manifest: Some(manifest_file) };
@@ -319,7 +329,7 @@ mod tests {
         txn.write("ns/new/index.html", b"new").unwrap();
         txn.write_if_changed("index.html", b"old index").unwrap();
         txn.remove("ns/gone/index.html");
-        txn.commit(b"{}").unwrap();
+        txn.commit(|w| w.write_all(b"{}")).unwrap();
         assert_eq!(fs::read_to_string(out.join("ns/new/index.html")).unwrap(), "new");
         assert!(!out.join("ns/gone").exists(), "emptied folders are removed");
         assert_eq!(fs::read_to_string(manifest_path(&out)).unwrap(), "{}");

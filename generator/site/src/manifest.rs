@@ -31,15 +31,29 @@ use crate::output::sibling;
 const VERSION: u32 = 5;
 /// Models per chunk of the file.
 const CHUNK: usize = 2048;
+/// Chunks encoded at once while writing: the file is written as they are
+/// encoded, never held whole (at a million models it is hundreds of MB).
+const CHUNKS_AT_ONCE: usize = 16;
+
+/// Models by id. Hashed with foldhash (seeded per process, so ids chosen
+/// to collide cannot be planned): SipHash was a tenth of a one-model
+/// rebuild's own work at hub scale.
+pub type ModelMap = HashMap<String, Box<ModelEntry>, foldhash::fast::RandomState>;
+
+/// What [`input_hash`] gives: a BLAKE3 hash, kept as bytes (a hex string
+/// cost a hundred bytes a model more at hub scale).
+pub type InputHash = [u8; 32];
+/// What `plan::stamp` gives, a shortened hash.
+pub type StampHash = [u8; 16];
 
 /// One model as the previous build saw it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ModelEntry {
     /// Hash of the model's files (record and card).
-    pub input: String,
+    pub input: InputHash,
     /// File-system stamp of those files (see `plan::stamp`): when it is
     /// unchanged the files are not even read.
-    pub stamp: String,
+    pub stamp: StampHash,
     pub summary: ModelSummary,
     pub notes: Vec<String>,
     /// Every file the model wrote, relative to the output folder.
@@ -57,8 +71,10 @@ pub struct Manifest {
     pub started_ns: u128,
     /// Device and inode of the output folder this manifest describes.
     pub site: (u64, u64),
-    /// By model id.
-    pub models: HashMap<String, ModelEntry>,
+    /// By model id. Boxed: the map's slots stay small (at a million models
+    /// a map of whole entries took more memory for its empty slots than the
+    /// entries' strings).
+    pub models: ModelMap,
     /// Every listing file, with its key.
     pub listings: ListingKeys,
 }
@@ -70,43 +86,66 @@ pub fn manifest_path(out: &Path) -> PathBuf {
 
 impl Manifest {
     pub fn new(global: String, started_ns: u128) -> Manifest {
-        Manifest { version: VERSION, global, started_ns, site: (0, 0), models: HashMap::new(), listings: ListingKeys::new() }
+        Manifest { version: VERSION, global, started_ns, site: (0, 0), models: ModelMap::default(), listings: ListingKeys::default() }
     }
 
     /// The manifest of the site in `out`, if that very folder was built by
     /// this program from the same site sources and settings (`global`).
+    /// Chunks are read and decoded in parallel, each on its own: the file is
+    /// never held whole.
     pub fn load_matching(out: &Path, global: &str) -> Option<Manifest> {
         // Opened as records are: a link or a FIFO in its place (a hostile
         // snapshot can ship one) is no manifest, and never waited on.
         let (file, meta) = modelpages_record::open_regular_file(&manifest_path(out)).ok()?;
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
-        let newline = bytes.iter().position(|b| *b == b'\n')?;
-        let header: Header = serde_json::from_slice(&bytes[..newline]).ok()?;
+        let len = meta.len();
+        let mut head = vec![0; len.min(64 * 1024) as usize];
+        read_at(&file, &mut head, 0).ok()?;
+        let newline = head.iter().position(|b| *b == b'\n')?;
+        let header: Header = serde_json::from_slice(&head[..newline]).ok()?;
         let current = folder_identity(out)?;
         if header.version != VERSION || header.global != global || header.site != current {
             return None;
         }
-        let mut chunks: Vec<&[u8]> = Vec::new();
-        let mut rest = &bytes[newline + 1..];
-        while !rest.is_empty() {
-            let len = usize::try_from(u64::from_le_bytes(rest.get(..8)?.try_into().ok()?)).ok()?;
-            let end = len.checked_add(8)?;
-            chunks.push(rest.get(8..end)?);
-            rest = &rest[end..];
+        // Where each chunk is: its length comes before it.
+        let mut chunks: Vec<(u64, usize)> = Vec::new();
+        let mut offset = newline as u64 + 1;
+        while offset < len {
+            let mut prefix = [0u8; 8];
+            read_at(&file, &mut prefix, offset).ok()?;
+            let size = u64::from_le_bytes(prefix);
+            let start = offset.checked_add(8)?;
+            offset = start.checked_add(size).filter(|end| *end <= len)?;
+            chunks.push((start, usize::try_from(size).ok()?));
         }
         if chunks.len() < header.model_chunks {
             return None;
         }
         let listing_chunks = chunks.split_off(header.model_chunks);
-        let decode = || bincode::DefaultOptions::new();
+        let decode = |&(start, size): &(u64, usize)| -> Option<Vec<u8>> {
+            let mut bytes = vec![0; size];
+            read_at(&file, &mut bytes, start).ok()?;
+            Some(bytes)
+        };
+        let options = || bincode::DefaultOptions::new();
         let (models, listings) = rayon::join(
-            || chunks.into_par_iter().map(|chunk| decode().deserialize::<Vec<(String, ModelEntry)>>(chunk).ok()).collect::<Option<Vec<_>>>(),
-            || listing_chunks.into_par_iter().map(|chunk| decode().deserialize::<Vec<(String, Key)>>(chunk).ok()).collect::<Option<Vec<_>>>(),
+            || {
+                chunks
+                    .par_iter()
+                    .map(|c| options().deserialize::<Vec<(String, Box<ModelEntry>)>>(&decode(c)?).ok())
+                    .collect::<Option<Vec<_>>>()
+            },
+            || {
+                listing_chunks
+                    .par_iter()
+                    .map(|c| options().deserialize::<Vec<(String, Key)>>(&decode(c)?).ok())
+                    .collect::<Option<Vec<_>>>()
+            },
         );
-        let models: HashMap<String, ModelEntry> = models?.into_iter().flatten().collect();
+        let models = models?;
+        let mut map = ModelMap::with_capacity_and_hasher(models.iter().map(Vec::len).sum(), Default::default());
+        map.extend(models.into_iter().flatten());
         let listings: ListingKeys = listings?.into_iter().flatten().collect();
-        if models.len() != header.models || listings.len() != header.listings {
+        if map.len() != header.models || listings.len() != header.listings {
             return None;
         }
         Some(Manifest {
@@ -114,7 +153,7 @@ impl Manifest {
             global: header.global,
             started_ns: header.started_ns,
             site: header.site,
-            models,
+            models: map,
             listings,
         })
     }
@@ -123,35 +162,62 @@ impl Manifest {
     /// order, then the listing files in path order, so the same site always
     /// gives the same bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.to_bytes_with(self.encode_models())
+        let mut bytes = Vec::new();
+        self.write_to(&mut bytes).expect("writing to memory succeeds");
+        bytes
     }
 
-    /// The model chunks of [`Manifest::to_bytes`], which a build encodes
-    /// while it writes the listings.
-    pub fn encode_models(&self) -> Vec<Vec<u8>> {
-        encode_sorted(self.models.iter().collect())
-    }
-
-    /// [`Manifest::to_bytes`] from the model chunks [`Manifest::encode_models`] made.
-    pub fn to_bytes_with(&self, model_chunks: Vec<Vec<u8>>) -> Vec<u8> {
-        let listing_chunks = encode_sorted(self.listings.iter().collect());
+    /// Writes [`Manifest::to_bytes`] to `out`, encoding a few chunks at a
+    /// time in parallel.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut models: Vec<(&String, &Box<ModelEntry>)> = self.models.iter().collect();
+        models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut listings: Vec<(&String, &Key)> = self.listings.iter().collect();
+        listings.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let header = Header {
             version: self.version,
             global: self.global.clone(),
             started_ns: self.started_ns,
             site: self.site,
             models: self.models.len(),
-            model_chunks: model_chunks.len(),
+            model_chunks: models.len().div_ceil(CHUNK),
             listings: self.listings.len(),
         };
-        let mut out = serde_json::to_vec(&header).expect("headers serialise");
-        out.push(b'\n');
-        out.reserve(model_chunks.iter().chain(&listing_chunks).map(|c| c.len() + 8).sum());
-        for chunk in model_chunks.into_iter().chain(listing_chunks) {
-            out.extend_from_slice(&(chunk.len() as u64).to_le_bytes());
-            out.extend_from_slice(&chunk);
+        serde_json::to_writer(&mut *out, &header).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")?;
+        write_chunks(out, &models)?;
+        write_chunks(out, &listings)
+    }
+}
+
+/// `entries` in bincode chunks of [`CHUNK`], each after its length.
+fn write_chunks<T: Serialize + Sync>(out: &mut dyn std::io::Write, entries: &[T]) -> std::io::Result<()> {
+    for batch in entries.chunks(CHUNK * CHUNKS_AT_ONCE) {
+        let encoded: Vec<Vec<u8>> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| bincode::DefaultOptions::new().serialize(chunk).expect("entries serialise"))
+            .collect();
+        for chunk in encoded {
+            out.write_all(&(chunk.len() as u64).to_le_bytes())?;
+            out.write_all(&chunk)?;
         }
-        out
+    }
+    Ok(())
+}
+
+/// Reads `buf.len()` bytes of `file` at `offset`, without moving a cursor
+/// (threads read chunks of one file at once).
+fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek};
+        let mut file = file.try_clone()?;
+        file.seek(std::io::SeekFrom::Start(offset))?;
+        file.read_exact(buf)
     }
 }
 
@@ -176,15 +242,6 @@ pub fn names_folder(out: &Path) -> bool {
         return false;
     }
     serde_json::from_slice::<Site>(&line[..line.len() - 1]).is_ok_and(|h| Some(h.site) == folder_identity(out))
-}
-
-/// `entries` sorted by key, in bincode chunks of [`CHUNK`].
-fn encode_sorted<V: Serialize + Sync>(mut entries: Vec<(&String, &V)>) -> Vec<Vec<u8>> {
-    entries.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-    entries
-        .par_chunks(CHUNK)
-        .map(|chunk| bincode::DefaultOptions::new().serialize(chunk).expect("entries serialise"))
-        .collect()
 }
 
 #[derive(Serialize, Deserialize)]
@@ -219,7 +276,7 @@ pub fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
 
 /// Hash of a model's input files: what decides whether its page must be
 /// rendered again.
-pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> String {
+pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> InputHash {
     let mut hasher = blake3::Hasher::new();
     // GGUF files beside the record shape the page (their headers are read),
     // but hashing gigabytes is out of the question: their names, sizes and
@@ -231,7 +288,7 @@ pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> String {
         hasher.update(b"card");
         hasher.update(card);
     }
-    hasher.finalize().to_hex().to_string()
+    *hasher.finalize().as_bytes()
 }
 
 /// Name, size and modification time of every `*.gguf` entry in `folder`.
@@ -289,8 +346,8 @@ mod tests {
 
     fn entry(i: usize) -> ModelEntry {
         ModelEntry {
-            input: format!("{i:064x}"),
-            stamp: format!("{i:032x}"),
+            input: [i as u8; 32],
+            stamp: [(i / 256) as u8; 16],
             summary: ModelSummary {
                 id: format!("ns/m{i}"),
                 url: format!("/ns/m{i}/"),
@@ -298,7 +355,7 @@ mod tests {
                 library: None,
                 downloads: Some(i as u64 * 1000),
                 likes: None,
-                tags: vec!["a".into(), "b é".into()],
+                tags: ["a", "b é"].into_iter().collect(),
             },
             notes: vec![format!("note {i}")],
             files: vec![format!("ns/m{i}/index.html")],
@@ -313,7 +370,7 @@ mod tests {
         let mut manifest = Manifest::new("g".into(), 7);
         manifest.site = folder_identity(&out).unwrap();
         // More than one chunk, so chunk boundaries are crossed.
-        manifest.models = (0..CHUNK * 2 + 5).map(|i| (format!("ns/m{i}"), entry(i))).collect();
+        manifest.models = (0..CHUNK * 2 + 5).map(|i| (format!("ns/m{i}"), Box::new(entry(i)))).collect();
         manifest.listings = (0..CHUNK + 3).map(|i| (format!("search/words/a/a{i}.json"), [i as u8; 16])).collect();
         let bytes = manifest.to_bytes();
         assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");

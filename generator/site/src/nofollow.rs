@@ -173,11 +173,16 @@ mod unix {
         /// Creates the file `name`, which must not exist, with `bytes`.
         pub(crate) fn write_new(&self, name: &OsStr, bytes: &[u8]) -> Result<(), OutputError> {
             let path = self.path.join(name);
+            self.create_file(name)?.write_all(bytes).map_err(io_error(&path))
+        }
+
+        /// Creates the file `name`, which must not exist, for writing.
+        pub(crate) fn create_file(&self, name: &OsStr) -> Result<File, OutputError> {
+            let path = self.path.join(name);
             let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
             let fd = self.at(name, |fd, c| unsafe { libc::openat(fd, c.as_ptr(), flags, 0o666 as libc::c_uint) });
             // SAFETY: `fd` was just opened and is owned by nobody else.
-            let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd.map_err(io_error(&path))?) });
-            file.write_all(bytes).map_err(io_error(&path))
+            Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd.map_err(io_error(&path))?) }))
         }
 
         /// The bytes of the regular file `name`, `None` when it does not exist.
@@ -304,7 +309,12 @@ mod portable {
         pub(crate) fn write_new(&self, name: &OsStr, bytes: &[u8]) -> Result<(), OutputError> {
             use std::io::Write;
             let path = self.path.join(name);
-            fs::OpenOptions::new().write(true).create_new(true).open(&path).and_then(|mut f| f.write_all(bytes)).map_err(io_error(&path))
+            self.create_file(name)?.write_all(bytes).map_err(io_error(&path))
+        }
+
+        pub(crate) fn create_file(&self, name: &OsStr) -> Result<fs::File, OutputError> {
+            let path = self.path.join(name);
+            fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(io_error(&path))
         }
 
         pub(crate) fn read(&self, name: &OsStr) -> Result<Option<Vec<u8>>, OutputError> {

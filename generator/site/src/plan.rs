@@ -8,6 +8,7 @@
 //! for files last changed well before the previous build started; anything
 //! newer is read and hashed (the render stage compares the hash).
 
+#[cfg(not(unix))]
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -16,7 +17,7 @@ use modelpages_record::{discover, ModelSource, RecordError};
 use rayon::prelude::*;
 
 use crate::corpus::reject_layout_clashes;
-use crate::manifest::{Manifest, ModelEntry};
+use crate::manifest::{Manifest, ModelEntry, StampHash};
 
 /// Changes closer than this to the previous build's start could have been
 /// missed by a stamp taken during that build (coarse file-system clocks).
@@ -29,9 +30,9 @@ pub struct BuildPlan {
     /// in id order.
     pub read: Vec<ReadJob>,
     /// Models kept from the previous build without reading their files.
-    pub keep: Vec<(ModelSource, ModelEntry)>,
+    pub keep: Vec<(ModelSource, Box<ModelEntry>)>,
     /// Models of the previous build whose folders are gone (or now unusable).
-    pub removed: Vec<(String, ModelEntry)>,
+    pub removed: Vec<(String, Box<ModelEntry>)>,
     /// Folders that cannot be models, sorted by path.
     pub errors: Vec<RecordError>,
 }
@@ -41,9 +42,9 @@ pub struct BuildPlan {
 pub struct ReadJob {
     pub source: ModelSource,
     /// The stamp its files have now.
-    pub stamp: String,
+    pub stamp: StampHash,
     /// What the previous build made of it, if it had it.
-    pub previous: Option<ModelEntry>,
+    pub previous: Option<Box<ModelEntry>>,
 }
 
 impl BuildPlan {
@@ -65,12 +66,18 @@ pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
     let found = with_io_threads(|| discover(models_dir))?;
     let mut errors = found.errors;
     let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
-    let stamped = with_io_threads(|| {
-        sources.into_par_iter().map(|source| {
-            let stamp = stamp(&source.dir).map_err(|e| RecordError::Io { path: source.dir.clone(), source: e });
+    // A namespace's models come together (ids are sorted): each namespace
+    // folder is opened once and its models stamped from there.
+    let by_namespace: Vec<&[ModelSource]> = sources.chunk_by(|a, b| a.dir.parent() == b.dir.parent()).collect();
+    let stamps: Vec<Vec<io::Result<Stamp>>> = with_io_threads(|| by_namespace.into_par_iter().map(stamp_namespace).collect());
+    let stamped = sources
+        .into_iter()
+        .zip(stamps.into_iter().flatten())
+        .map(|(source, stamp)| {
+            let stamp = stamp.map_err(|e| RecordError::Io { path: source.dir.clone(), source: e });
             (source, stamp)
-        }).collect()
-    });
+        })
+        .collect();
     Ok(Survey { stamped, errors })
 }
 
@@ -98,7 +105,7 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> BuildPlan {
         }
     }
     // What is left had no usable folder this time.
-    let mut removed: Vec<(String, ModelEntry)> = previous_models.into_iter().collect();
+    let mut removed: Vec<(String, Box<ModelEntry>)> = previous_models.into_iter().collect();
     removed.sort_by(|a, b| a.0.cmp(&b.0));
     plan.removed = removed;
     errors.sort_by(|a, b| a.path().cmp(b.path()));
@@ -120,54 +127,131 @@ pub fn with_io_threads<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 /// A model folder's file-system stamp and the newest change time in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {
-    pub text: String,
+    pub text: StampHash,
     pub newest_ns: u128,
 }
 
+/// What a stamp is made of: the folder itself (files added or removed),
+/// `model.json` and `README.md`.
+const STAMPED: [&str; 3] = ["", modelpages_record::RECORD_FILE, modelpages_record::CARD_FILE];
+
 /// Stamps the folder itself (files added or removed), `model.json` and
 /// `README.md`. Reads metadata only.
+#[cfg(test)]
 pub fn stamp(dir: &Path) -> io::Result<Stamp> {
-    let mut text = String::with_capacity(160);
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a model folder"));
+    };
+    let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+    stamp_in(&FolderHandle::open(parent)?, name)
+}
+
+/// The stamps of models that share a namespace folder, in order.
+fn stamp_namespace(models: &[ModelSource]) -> Vec<io::Result<Stamp>> {
+    let parent = models[0].dir.parent().unwrap_or(Path::new("."));
+    match FolderHandle::open(parent) {
+        Ok(folder) => models.iter().map(|m| stamp_in(&folder, m.dir.file_name().unwrap_or_default())).collect(),
+        Err(e) => models.iter().map(|_| Err(io::Error::new(e.kind(), e.to_string()))).collect(),
+    }
+}
+
+/// The stamp of model folder `name` inside `folder`: each file is looked up
+/// from the open folder, one or two path components instead of the whole
+/// path (at hub scale, walking whole paths was a third of a one-model rebuild).
+fn stamp_in(folder: &FolderHandle, name: &std::ffi::OsStr) -> io::Result<Stamp> {
+    let mut hasher = blake3::Hasher::new();
     let mut newest_ns = 0;
-    for name in ["", modelpages_record::RECORD_FILE, modelpages_record::CARD_FILE] {
-        let path = if name.is_empty() { dir.to_owned() } else { dir.join(name) };
-        match fs::symlink_metadata(&path) {
-            Ok(meta) => {
-                let (part, changed) = describe(&meta);
+    for file in STAMPED {
+        let path = if file.is_empty() { Path::new(name).to_owned() } else { Path::new(name).join(file) };
+        match folder.describe(&path) {
+            Ok((part, changed)) => {
                 newest_ns = newest_ns.max(changed);
-                text.push_str(&part);
+                hasher.update(&[1]);
+                hasher.update(&part);
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => text.push('-'),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                hasher.update(&[0]);
+            }
             Err(e) => return Err(e),
         }
-        text.push(';');
     }
-    // Kept as a short hash: 100,000 of them sit in the manifest.
-    let text = blake3::hash(text.as_bytes()).to_hex()[..32].to_owned();
+    // Kept as a short hash: a million of them sit in the manifest.
+    let text = hasher.finalize().as_bytes()[..16].try_into().expect("16 of 32 bytes");
     Ok(Stamp { text, newest_ns })
 }
 
+/// A folder open for looking up what is inside it.
 #[cfg(unix)]
-fn describe(meta: &fs::Metadata) -> (String, u128) {
-    use std::os::unix::fs::MetadataExt;
-    let ns = |s: i64, n: i64| (s.max(0) as u128) * 1_000_000_000 + n.max(0) as u128;
-    let (mtime, ctime) = (ns(meta.mtime(), meta.mtime_nsec()), ns(meta.ctime(), meta.ctime_nsec()));
-    (format!("{}:{}:{}:{}:{:o}", meta.len(), mtime, ctime, meta.ino(), meta.mode()), mtime.max(ctime))
+struct FolderHandle(std::os::fd::OwnedFd);
+
+#[cfg(unix)]
+impl FolderHandle {
+    fn open(path: &Path) -> io::Result<FolderHandle> {
+        use std::os::fd::FromRawFd;
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+        // SAFETY: a valid NUL-terminated path; the descriptor is owned below.
+        let fd = unsafe { libc::open(c.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `fd` was just opened and is owned by nobody else.
+        Ok(FolderHandle(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }))
+    }
+
+    /// Size, times, inode and mode of `rel` (not following a link), and
+    /// its newest change time in ns.
+    fn describe(&self, rel: &Path) -> io::Result<([u8; 56], u128)> {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(rel.as_os_str().as_bytes())?;
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: valid descriptor and path; `st` is read only on success.
+        let rc = unsafe { libc::fstatat(self.0.as_raw_fd(), c.as_ptr(), st.as_mut_ptr(), libc::AT_SYMLINK_NOFOLLOW) };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: fstatat succeeded, so it filled `st` in.
+        let st = unsafe { st.assume_init() };
+        let ns = |s: i64, n: i64| (s.max(0) as u128) * 1_000_000_000 + n.max(0) as u128;
+        let (mtime, ctime) = (ns(st.st_mtime as i64, st.st_mtime_nsec as i64), ns(st.st_ctime as i64, st.st_ctime_nsec as i64));
+        let mut part = [0u8; 56];
+        for (i, value) in [st.st_size as u64, st.st_ino as u64, st.st_mode as u64].into_iter().enumerate() {
+            part[i * 8..i * 8 + 8].copy_from_slice(&value.to_le_bytes());
+        }
+        part[24..40].copy_from_slice(&mtime.to_le_bytes());
+        part[40..56].copy_from_slice(&ctime.to_le_bytes());
+        Ok((part, mtime.max(ctime)))
+    }
 }
 
 #[cfg(not(unix))]
-fn describe(meta: &fs::Metadata) -> (String, u128) {
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(u128::MAX, |d| d.as_nanos());
-    (format!("{}:{}", meta.len(), mtime), mtime)
+struct FolderHandle(std::path::PathBuf);
+
+#[cfg(not(unix))]
+impl FolderHandle {
+    fn open(path: &Path) -> io::Result<FolderHandle> {
+        Ok(FolderHandle(path.to_owned()))
+    }
+
+    fn describe(&self, rel: &Path) -> io::Result<([u8; 56], u128)> {
+        let meta = fs::symlink_metadata(self.0.join(rel))?;
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(u128::MAX, |d| d.as_nanos());
+        let mut part = [0u8; 56];
+        part[..8].copy_from_slice(&meta.len().to_le_bytes());
+        part[24..40].copy_from_slice(&mtime.to_le_bytes());
+        Ok((part, mtime))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn stamps_change_with_content_and_with_added_files() {

@@ -62,7 +62,7 @@ mod tests {
     fn job(i: usize) -> ReadJob {
         ReadJob {
             source: ModelSource { dir: format!("/nonexistent/m{i}").into(), folder_id: format!("ns/m{i}") },
-            stamp: String::new(),
+            stamp: Default::default(),
             previous: None,
         }
     }
@@ -76,7 +76,7 @@ mod tests {
                 let folder = dir.path().join(format!("m{i}"));
                 std::fs::create_dir(&folder).unwrap();
                 std::fs::write(folder.join("model.json"), i.to_string()).unwrap();
-                ReadJob { source: ModelSource { dir: folder, folder_id: format!("ns/m{i}") }, stamp: String::new(), previous: None }
+                ReadJob { source: ModelSource { dir: folder, folder_id: format!("ns/m{i}") }, stamp: Default::default(), previous: None }
             })
             .collect();
         let pairs: Vec<(String, String)> = render_with_read_ahead(jobs, |job, files| {

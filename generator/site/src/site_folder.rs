@@ -252,10 +252,10 @@ mod tests {
         assert!(matches!(inputs_elsewhere(&root.join("file")), Err(OutputError::NotAFolder { .. })));
     }
 
-    fn entry(files: &[&str], input: &str) -> ModelEntry {
-        ModelEntry {
-            input: input.into(),
-            stamp: String::new(),
+    fn entry(files: &[&str], input: u8) -> Box<ModelEntry> {
+        Box::new(ModelEntry {
+            input: [input; 32],
+            stamp: Default::default(),
             summary: modelpages_render::ModelSummary {
                 id: String::new(),
                 url: String::new(),
@@ -263,11 +263,11 @@ mod tests {
                 library: None,
                 downloads: None,
                 likes: None,
-                tags: Vec::new(),
+                tags: Default::default(),
             },
             notes: Vec::new(),
             files: files.iter().map(|f| f.to_string()).collect(),
-        }
+        })
     }
 
     #[test]
@@ -282,12 +282,12 @@ mod tests {
         let source = |id: &str| modelpages_record::ModelSource { dir: tmp.path().join(id), folder_id: id.to_owned() };
         let plan = BuildPlan {
             keep: vec![
-                (source("ns/a"), entry(&files[..1], "00aa")),
-                (source("ns/b"), entry(&files[1..2], "00bb")),
+                (source("ns/a"), entry(&files[..1], 0xaa)),
+                (source("ns/b"), entry(&files[1..2], 0xbb)),
             ],
             read: vec![
-                ReadJob { source: source("other/c"), stamp: String::new(), previous: Some(entry(&files[3..], "00cc")) },
-                ReadJob { source: source("ns/new"), stamp: String::new(), previous: None },
+                ReadJob { source: source("other/c"), stamp: Default::default(), previous: Some(entry(&files[3..], 0xcc)) },
+                ReadJob { source: source("ns/new"), stamp: Default::default(), previous: None },
             ],
             ..Default::default()
         };

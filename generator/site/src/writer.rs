@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::journal::Transaction;
-use crate::manifest::{folder_identity, manifest_path};
+use crate::manifest::{folder_identity, manifest_path, Manifest};
 use crate::output::{io_error, OutputError, Staging};
 
 pub enum SiteWriter {
@@ -63,9 +63,10 @@ impl SiteWriter {
         .unwrap_or_default()
     }
 
-    /// Makes the new site the output and records `manifest` (encoded, naming
-    /// [`SiteWriter::site_identity`]) for the next build.
-    pub fn commit(self, out: &Path, manifest: &[u8]) -> Result<(), OutputError> {
+    /// Makes the new site the output and records `manifest` (naming
+    /// [`SiteWriter::site_identity`]) for the next build. It is written
+    /// straight to its file: at hub scale it is hundreds of megabytes.
+    pub fn commit(self, out: &Path, manifest: &Manifest) -> Result<(), OutputError> {
         let path = manifest_path(out);
         match self {
             SiteWriter::Fresh { staging, .. } => {
@@ -74,19 +75,19 @@ impl SiteWriter {
                 // next build is a full one. One that was not there before
                 // goes again, so a failed build leaves nothing behind.
                 let existed = fs::symlink_metadata(&path).is_ok();
-                write_atomically(&path, manifest)?;
+                write_atomically(&path, |w| manifest.write_to(w))?;
                 staging.commit().inspect_err(|_| {
                     if !existed {
                         let _ = fs::remove_file(&path);
                     }
                 })
             }
-            SiteWriter::InPlace(txn) => txn.commit(manifest),
+            SiteWriter::InPlace(txn) => txn.commit(|w| manifest.write_to(w)),
         }
     }
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), OutputError> {
     let mut staged = path.as_os_str().to_owned();
     staged.push(".tmp");
     let staged = std::path::PathBuf::from(staged);
@@ -97,7 +98,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
         .write(true)
         .create_new(true)
         .open(&staged)
-        .and_then(|mut file| std::io::Write::write_all(&mut file, bytes))
+        .and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            write(&mut out).and_then(|()| std::io::Write::flush(&mut out))
+        })
         .map_err(io_error(&staged))
         .and_then(|()| fs::rename(&staged, path).map_err(io_error(path)));
     if written.is_err() {

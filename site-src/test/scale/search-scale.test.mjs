@@ -57,7 +57,7 @@ const wordsOf = (text) =>
     .map((w) => w.slice(0, 32).toLowerCase());
 function modelWords(model) {
   const found = [];
-  for (const text of [model.id, model.task, model.library, ...model.tags.slice(0, 12)]) {
+  for (const text of [model.id, model.task, model.library, ...model.tags.filter((t) => t !== "" && !t.includes("\n")).slice(0, 12)]) {
     for (const word of text === null ? [] : wordsOf(text)) {
       if (found.length < 64 && !found.includes(word)) found.push(word);
     }

@@ -74,7 +74,7 @@ impl Listed {
     /// the first tags; each once, at most 64).
     pub fn words(&self) -> Vec<String> {
         let mut words: Vec<String> = Vec::new();
-        let texts = std::iter::once(self.id.as_str()).chain(self.task.as_deref()).chain(self.library.as_deref()).chain(self.tags.iter().take(SUMMARY_TAGS).map(String::as_str));
+        let texts = std::iter::once(self.id.as_str()).chain(self.task.as_deref()).chain(self.library.as_deref()).chain(self.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).map(String::as_str));
         for text in texts {
             for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
                 let word = word[..word.len().min(32)].to_ascii_lowercase();

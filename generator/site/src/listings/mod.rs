@@ -127,8 +127,8 @@ impl KeyHasher {
 pub fn row_key(summary: &ModelSummary) -> Key {
     let mut hasher = KeyHasher::new("row");
     hasher.str(&summary.id).str(&summary.url).opt_str(summary.task.as_deref()).opt_str(summary.library.as_deref());
-    hasher.opt_num(summary.downloads).opt_num(summary.likes).num(summary.tags.len() as u64);
-    for tag in &summary.tags {
+    hasher.opt_num(summary.downloads).opt_num(summary.likes);
+    for tag in summary.tags.iter() {
         hasher.str(tag);
     }
     hasher.finish()

@@ -15,7 +15,7 @@ use crate::plan::with_io_threads;
 use crate::writer::SiteWriter;
 
 /// Every listing file of a site with its key, by path: what the manifest keeps.
-pub type ListingKeys = HashMap<String, Key>;
+pub type ListingKeys = HashMap<String, Key, foldhash::fast::RandomState>;
 
 /// How many listing files a build wrote, kept and removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -117,7 +117,7 @@ mod tests {
             library: None,
             downloads: None,
             likes: Some(likes),
-            tags: Vec::new(),
+            tags: Default::default(),
         };
         let models = [summary("b/B", 5), summary("a/z", 9), summary("B/a", 5), summary("c/c", 1)];
         let refs: Vec<&ModelSummary> = models.iter().collect();

@@ -49,7 +49,7 @@ fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<String>, mut found
     let texts = std::iter::once(summary.id.as_str())
         .chain(summary.task.as_deref())
         .chain(summary.library.as_deref())
-        .chain(summary.tags.iter().map(String::as_str));
+        .chain(summary.tags.iter());
     for word in texts.flat_map(words) {
         if seen.len() == MAX_MODEL_WORDS {
             return;
@@ -87,24 +87,26 @@ impl WordIndex {
         let mut words: Vec<Box<str>> = all.into_iter().map(String::into_boxed_str).collect();
         words.par_sort_unstable();
         let ids: HashMap<&str, u32> = words.iter().enumerate().map(|(i, w)| (&**w, i as u32)).collect();
-        // Pass 2: (word, rank) pairs in rank order, then grouped by word
-        // (a counting sort keeps each word's ranks ascending).
-        let pairs: Vec<Vec<(u32, u32)>> = models
+        // Pass 2: each model's word ids in rank order (a model ends with
+        // END), then grouped by word: a counting sort keeps each word's
+        // ranks ascending. Four bytes a posting, not eight for pairs.
+        const END: u32 = u32::MAX;
+        let chunks: Vec<Vec<u32>> = models
             .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut pairs = Vec::with_capacity(chunk.len() * 16);
+            .map(|chunk| {
+                let mut found = Vec::with_capacity(chunk.len() * 24);
                 let mut seen = Vec::new();
-                for (i, summary) in chunk.iter().enumerate() {
-                    let rank = (c * CHUNK + i) as u32;
-                    for_each_model_word(summary, &mut seen, |w| pairs.push((ids[w], rank)));
+                for summary in chunk {
+                    for_each_model_word(summary, &mut seen, |w| found.push(ids[w]));
+                    found.push(END);
                 }
-                pairs
+                found.shrink_to_fit();
+                found
             })
             .collect();
         drop(ids);
         let mut starts = vec![0u32; words.len() + 1];
-        for &(word, _) in pairs.iter().flatten() {
+        for &word in chunks.iter().flatten().filter(|w| **w != END) {
             starts[word as usize + 1] += 1;
         }
         for i in 0..words.len() {
@@ -112,7 +114,12 @@ impl WordIndex {
         }
         let mut next: Vec<u32> = starts[..words.len()].to_vec();
         let mut ranks = vec![0u32; starts[words.len()] as usize];
-        for &(word, rank) in pairs.iter().flatten() {
+        let mut rank = 0u32;
+        for &word in chunks.iter().flatten() {
+            if word == END {
+                rank += 1;
+                continue;
+            }
             let slot = &mut next[word as usize];
             ranks[*slot as usize] = rank;
             *slot += 1;
@@ -255,7 +262,7 @@ mod tests {
             library: None,
             downloads: None,
             likes: None,
-            tags: tags.iter().map(|t| t.to_string()).collect(),
+            tags: tags.iter().collect(),
         }
     }
 

@@ -36,7 +36,7 @@ pub fn model_words(summary: &ModelSummary) -> Vec<String> {
     let texts = std::iter::once(summary.id.as_str())
         .chain(summary.task.as_deref())
         .chain(summary.library.as_deref())
-        .chain(summary.tags.iter().map(String::as_str));
+        .chain(summary.tags.iter());
     let mut found: Vec<String> = Vec::new();
     for word in texts.flat_map(words) {
         if found.len() == MAX_MODEL_WORDS {
@@ -78,7 +78,7 @@ mod tests {
             library: library.map(Into::into),
             downloads: None,
             likes: None,
-            tags: tags.iter().map(|t| t.to_string()).collect(),
+            tags: tags.iter().collect(),
         }
     }
 
