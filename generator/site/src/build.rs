@@ -224,12 +224,14 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let listings = (|| {
         // No model's listing row changed: every listing file stays (and
         // the million rows need not even be sorted).
-        if let Some(previous) = previous_listings.take().filter(|_| !rows_changed) {
-            if keep_listing_files(&writer, &previous) {
-                let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
-                return Ok((previous, counts));
+        if !rows_changed {
+            if let Some(previous) = previous_listings.take() {
+                if keep_listing_files(&writer, &previous) {
+                    let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
+                    return Ok((previous, counts));
+                }
+                previous_listings = Some(previous);
             }
-            previous_listings = Some(previous);
         }
         // Listings show the most downloaded first, as visitors expect; the
         // id breaks ties so the order depends on nothing but the input.
