@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 BIN=target/release/modelpages
 WORK=${BENCH_DIR:-target/bench}
 COUNTS=${BENCH_COUNTS:-"10000 100000"}
+# BENCH_MINIMAL=1: small records without cards (synth --minimal), as the
+# 1,000,000-model run uses (bench/million.sh).
+SYNTH_FLAGS=""
+if [ "${BENCH_MINIMAL:-0}" = 1 ]; then SYNTH_FLAGS="--minimal"; fi
 command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time; }
 mkdir -p "$WORK"
 
@@ -42,9 +46,9 @@ PY
 }
 
 for n in $COUNTS; do
-    corpus="$WORK/corpus-$n"
+    corpus="$WORK/corpus-$n${SYNTH_FLAGS:+-minimal}"
     out="$WORK/site-$n"
-    [ -d "$corpus" ] || $BIN synth --count "$n" --out "$corpus" 2>/dev/null
+    [ -d "$corpus" ] || $BIN synth $SYNTH_FLAGS --count "$n" --out "$corpus" 2>/dev/null
     for cache in cold warm; do
         if [ -e "$out" ]; then
             old_sites+=("$WORK/old-site-$n-$cache.$$")

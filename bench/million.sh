@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The 1,000,000-model build (see BENCHMARKS.md): a minimal synthetic corpus
+# (synth --minimal), a full build, then rebuilds after one model's card
+# changed, one model added and that model removed, each under
+# /usr/bin/time -v with MODELPAGES_TIMINGS=1. Not part of `make bench`.
+#
+# A million model pages, notebooks and API files are about 50 GB; a disk
+# without that room (BENCH_SQUEEZE=1) keeps only their names: while the build
+# runs, a cleaner empties (truncates to 0 bytes) every model file older than
+# ten seconds in the staging folder, after adding its size to the total
+# output size it reports. Listing files are left whole. The build neither
+# reads model files back nor notices: an in-place rebuild trusts its
+# manifest, and checks only that a sample of the files exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=target/release/modelpages
+WORK=${BENCH_DIR:-target/bench}
+N=${BENCH_MILLION:-1000000}
+corpus="$WORK/corpus-$N-minimal"
+out="$WORK/site-$N"
+sizes="$WORK/million-sizes.txt"
+mkdir -p "$WORK"
+[ -d "$corpus" ] || $BIN synth --minimal --count "$N" --out "$corpus"
+
+run() { # label, args...
+    local label=$1; shift
+    MODELPAGES_TIMINGS=1 /usr/bin/time -v $BIN build --models "$corpus" --out "$out" "$@" 2> "$WORK/million-$label.log" || true
+    echo "== $label"
+    grep -E '^timing|^built|Elapsed \(wall|Maximum resident' "$WORK/million-$label.log"
+}
+
+# Empties the model files the build has written (not the listings'),
+# namespace by namespace once a namespace folder has had no new model for
+# 30 s, adding up their sizes in $sizes. MIN_AGE=0 for a last pass.
+squeeze() {
+    MIN_AGE=${1:-30} python3 - "$WORK" "$N" "$out" "$sizes" <<'PY'
+import glob, os, sys, time
+work, n, out, sizes = sys.argv[1:]
+min_age = float(os.environ["MIN_AGE"])
+listing = {"api", "assets", "libraries", "namespaces", "search", "sitemaps", "tasks"}
+done_file = sizes + ".done"
+done = set(open(done_file).read().split("\n")) if os.path.exists(done_file) else set()
+emptied = 0
+for root in glob.glob(os.path.join(work, f".site-{n}.tmp-*")) + [out]:
+    for base, model_dirs in ((root, True), (os.path.join(root, "api", "models"), False)):
+        if not os.path.isdir(base):
+            continue
+        for ns in os.scandir(base):
+            key = f"{model_dirs}:{ns.name}"
+            if not ns.is_dir(follow_symlinks=False) or (model_dirs and ns.name in listing) or key in done:
+                continue
+            if time.time() - ns.stat().st_mtime < min_age:
+                continue
+            for entry in os.scandir(ns.path):
+                files = [os.path.join(entry.path, f) for f in ("index.html", "notebook.ipynb")] if model_dirs else [entry.path]
+                if model_dirs and (entry.name == "-" or not entry.is_dir(follow_symlinks=False)):
+                    continue
+                for f in files:
+                    try:
+                        size = os.stat(f).st_size
+                        if size:
+                            os.truncate(f, 0)
+                            emptied += size
+                    except FileNotFoundError:
+                        pass
+            done.add(key)
+with open(sizes, "a") as s:
+    s.write(f"{emptied}\n")
+with open(done_file, "w") as d:
+    d.write("\n".join(sorted(done)))
+PY
+}
+
+rm -rf "$out" "$WORK/.site-$N.manifest" "$sizes" "$sizes.done"
+if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
+    ( while true; do squeeze; sleep 20; done ) &
+    cleaner=$!
+    trap 'kill $cleaner 2>/dev/null || true' EXIT
+fi
+run full
+if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
+    kill $cleaner; wait $cleaner 2>/dev/null || true
+    squeeze 0; rm -f "$sizes.done"
+fi
+model=$(find "$corpus" -mindepth 2 -maxdepth 2 -type d | sort | sed -n 1p)
+printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
+sleep 3
+run changed
+added="$model-bench-added"
+rm -rf "$added"
+cp -r "$model" "$added"
+python3 - "$added/model.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+record = json.load(open(path))
+record["id"] += "-bench-added"
+json.dump(record, open(path, "w"))
+PY
+run added
+rm -r "$added"
+run removed
+run unchanged
+listing=$(du -sb "$out/search" "$out/tasks" "$out/libraries" "$out/namespaces" "$out/sitemaps" "$out/api/libraries" "$out/api/tasks" 2>/dev/null | awk '{s+=$1} END {print s}')
+emptied=$(awk '{s+=$1} END {print s+0}' "$sizes" 2>/dev/null || echo 0)
+echo "== output: $(find "$out" -type f | wc -l) files; listings $((listing / 1048576)) MB; model files emptied by the cleaner: $((emptied / 1048576)) MB"
+echo "== largest file: $(find "$out" -type f -printf '%s %p\n' | sort -n | tail -1)"
