@@ -65,16 +65,7 @@ for n in $COUNTS; do
     printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
     measure "one model changed, $n models" $BIN build --models "$corpus" --out "$out"
     # A model added (a copy of the first under a new name), then removed again.
-    added="$model-bench-added"
-    rm -rf "$added"  # left by an interrupted run
-    cp -r "$model" "$added"
-    python3 - "$added/model.json" <<'PY'
-import json, sys
-path = sys.argv[1]
-record = json.load(open(path))
-record["id"] += "-bench-added"
-json.dump(record, open(path, "w"))
-PY
+    added=$(bench/copy-model.sh "$model")
     measure "one model added, $n models" $BIN build --models "$corpus" --out "$out"
     rm -r "$added"
     measure "one model removed, $n models" $BIN build --models "$corpus" --out "$out"

@@ -86,21 +86,12 @@ model=$(find "$corpus" -mindepth 2 -maxdepth 2 -type d | sort | sed -n 1p)
 printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
 sleep 3
 run changed
-added="$model-bench-added"
-rm -rf "$added"
-cp -r "$model" "$added"
-python3 - "$added/model.json" <<'PY'
-import json, sys
-path = sys.argv[1]
-record = json.load(open(path))
-record["id"] += "-bench-added"
-json.dump(record, open(path, "w"))
-PY
+added=$(bench/copy-model.sh "$model")
 run added
 rm -r "$added"
 run removed
 run unchanged
-listing=$(du -sb "$out/search" "$out/tasks" "$out/libraries" "$out/namespaces" "$out/sitemaps" "$out/api/libraries" "$out/api/tasks" 2>/dev/null | awk '{s+=$1} END {print s}')
+listing=$( (du -sb "$out/search" "$out/tasks" "$out/libraries" "$out/namespaces" "$out/sitemaps" "$out/api/libraries" "$out/api/tasks" 2>/dev/null || true) | awk '{s+=$1} END {print s}')
 emptied=$(awk '{s+=$1} END {print s+0}' "$sizes" 2>/dev/null || echo 0)
 echo "== output: $(find "$out" -type f | wc -l) files; listings $((listing / 1048576)) MB; model files emptied by the cleaner: $((emptied / 1048576)) MB"
 echo "== largest file: $(find "$out" -type f -printf '%s %p\n' | sort -n | tail -1)"

@@ -10,13 +10,7 @@ use crate::words;
 
 /// The record of `plan`, whose card is `card_len` bytes long.
 pub fn record(rng: &mut SynthRng, plan: &Plan, card_len: usize) -> Value {
-    let mut r = Map::new();
-    r.insert("id".into(), json!(plan.id));
-    if !plan.task.is_empty() {
-        r.insert("pipeline_tag".into(), json!(plan.task));
-    }
-    r.insert("library_name".into(), json!(plan.library.key));
-    r.insert("tags".into(), json!(tags(rng, plan)));
+    let mut r = listing_fields(rng, plan);
     if let Some(config) = config(rng, plan) {
         r.insert("config".into(), config);
     }
@@ -38,16 +32,20 @@ pub fn record(rng: &mut SynthRng, plan: &Plan, card_len: usize) -> Value {
         r.insert("inferenceProviderMapping".into(), mapping);
     }
     r.insert("siblings".into(), siblings(rng, plan, card_len));
-    let downloads = crate::dist::downloads(rng);
-    r.insert("downloads".into(), json!(downloads));
-    r.insert("likes".into(), json!(crate::dist::likes(rng, downloads)));
-    r.insert("lastModified".into(), json!(crate::dist::last_modified(rng)));
+    counts(rng, &mut r);
     Value::Object(r)
 }
 
 /// The record of `plan` with only what listings and search use: id, task,
 /// library, tags, downloads, likes and date.
 pub fn minimal_record(rng: &mut SynthRng, plan: &Plan) -> Value {
+    let mut r = listing_fields(rng, plan);
+    counts(rng, &mut r);
+    Value::Object(r)
+}
+
+/// The fields a record starts with: id, task, library and tags.
+fn listing_fields(rng: &mut SynthRng, plan: &Plan) -> Map<String, Value> {
     let mut r = Map::new();
     r.insert("id".into(), json!(plan.id));
     if !plan.task.is_empty() {
@@ -55,11 +53,15 @@ pub fn minimal_record(rng: &mut SynthRng, plan: &Plan) -> Value {
     }
     r.insert("library_name".into(), json!(plan.library.key));
     r.insert("tags".into(), json!(tags(rng, plan)));
+    r
+}
+
+/// The fields a record ends with: downloads, likes and date.
+fn counts(rng: &mut SynthRng, r: &mut Map<String, Value>) {
     let downloads = crate::dist::downloads(rng);
     r.insert("downloads".into(), json!(downloads));
     r.insert("likes".into(), json!(crate::dist::likes(rng, downloads)));
     r.insert("lastModified".into(), json!(crate::dist::last_modified(rng)));
-    Value::Object(r)
 }
 
 fn tags(rng: &mut SynthRng, plan: &Plan) -> Vec<String> {

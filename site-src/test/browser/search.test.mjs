@@ -6,10 +6,11 @@
 // island should show is worked out here from the records themselves.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DIST, useHarness } from "./harness.mjs";
+import { matches, readModels } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 const MODELS = resolve(siteSrc, process.env.MODELPAGES_MODELS ?? "../models");
@@ -26,41 +27,6 @@ before(() => {
   models = readModels(MODELS);
 });
 
-/** Every record of the corpus as listings show it, most downloaded first. */
-function readModels(root) {
-  const all = [];
-  for (const namespace of readdirSync(root)) {
-    for (const name of readdirSync(join(root, namespace))) {
-      const record = JSON.parse(readFileSync(join(root, namespace, name, "model.json"), "utf8"));
-      all.push({
-        id: record.id,
-        task: record.pipeline_tag ?? null,
-        library: record.library_name ?? null,
-        downloads: record.downloads ?? 0,
-        likes: record.likes ?? 0,
-        tags: record.tags ?? [],
-      });
-    }
-  }
-  return all.sort((a, b) => b.downloads - a.downloads || (a.id < b.id ? -1 : 1));
-}
-
-/** The words search knows a model by (README: runs of ASCII letters and digits, lowercased). */
-const wordsOf = (text) =>
-  text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.slice(0, 32).toLowerCase());
-function modelWords(model) {
-  const found = [];
-  for (const text of [model.id, model.task, model.library, ...model.tags.filter((t) => t !== "" && !t.includes("\n")).slice(0, 12)]) {
-    for (const word of text === null ? [] : wordsOf(text)) {
-      if (found.length < 64 && !found.includes(word)) found.push(word);
-    }
-  }
-  return found;
-}
-const matches = (model, query) => wordsOf(query).every((t) => modelWords(model).some((w) => w.startsWith(t)));
 const ids = (list) => list.map((m) => m.id);
 /** The models the island searches for one word: all its matches, or the most downloaded when its shard is capped. */
 const searched = (word) => models.filter((m) => matches(m, word)).slice(0, manifest.shard_models);

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { useHarness } from "../browser/harness.mjs";
+import { matches, readModels, wordsOf } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 const need = (name) => {
@@ -37,37 +38,10 @@ useHarness(
 );
 before(() => {
   manifest = JSON.parse(readFileSync(join(DIST, "search/index.json"), "utf8"));
-  models = [];
-  for (const namespace of readdirSync(MODELS)) {
-    for (const name of readdirSync(join(MODELS, namespace))) {
-      const r = JSON.parse(readFileSync(join(MODELS, namespace, name, "model.json"), "utf8"));
-      models.push({ id: r.id, task: r.pipeline_tag ?? null, library: r.library_name ?? null, downloads: r.downloads ?? 0, tags: r.tags ?? [] });
-    }
-  }
-  models.sort((a, b) => b.downloads - a.downloads || (a.id < b.id ? -1 : 1));
-  for (const model of models) {
-    model.words = modelWords(model);
-  }
+  models = readModels(MODELS);
 });
 
-const wordsOf = (text) =>
-  text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.slice(0, 32).toLowerCase());
-function modelWords(model) {
-  const found = [];
-  for (const text of [model.id, model.task, model.library, ...model.tags.filter((t) => t !== "" && !t.includes("\n")).slice(0, 12)]) {
-    for (const word of text === null ? [] : wordsOf(text)) {
-      if (found.length < 64 && !found.includes(word)) found.push(word);
-    }
-  }
-  return found;
-}
-const matching = (query) => {
-  const terms = wordsOf(query);
-  return models.filter((m) => terms.every((t) => m.words.some((w) => w.startsWith(t))));
-};
+const matching = (query) => models.filter((m) => matches(m, query));
 const ids = (list) => list.map((m) => m.id);
 
 /** A cold visitor on the index page: every /search/ response is counted. */
