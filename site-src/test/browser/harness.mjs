@@ -11,7 +11,8 @@ import { startServer } from "../../tools/serve.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 
-export const CHROMIUM = "/usr/bin/chromium";
+// `make test-browser` passes the browser it found (PATH or MODELPAGES_CHROMIUM).
+export const CHROMIUM = process.env.MODELPAGES_CHROMIUM || "/usr/bin/chromium";
 export const DIST = resolve(siteSrc, process.env.MODELPAGES_DIST ?? "../dist");
 export const SCREENSHOTS = resolve(siteSrc, process.env.MODELPAGES_SCREENSHOTS ?? "build/screenshots");
 
