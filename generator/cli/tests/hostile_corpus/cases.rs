@@ -42,6 +42,7 @@ fn id_case(c: &Corpus, name: &'static str, folder: &str, id: &str, message: &str
 fn ids(c: &Corpus) -> Vec<Case> {
     let absolute = c.root.join("pwned/absolute").display().to_string();
     let overlong = format!("ids/{}", "x".repeat(120));
+    let long_namespace = format!("{}/x", "n".repeat(97));
     let mut cases = vec![
         id_case(c, "id-parent-dir", "ids/parent", "../x", "invalid id \"../x\": model id part \"..\" starts or ends with `-` or `.`"),
         id_case(c, "id-nested-traversal", "ids/nested", "a/../../b", "model id must have two parts, `namespace/name`, found 4"),
@@ -54,7 +55,8 @@ fn ids(c: &Corpus) -> Vec<Case> {
         id_case(c, "id-markup", "ids/markup", "ids/<script>", "model id has the character '<'"),
         // Cyrillic "а" in both the folder and the id: it looks like a Latin "a".
         id_case(c, "id-unicode-lookalike", "ids/\u{430}pple", "ids/\u{430}pple", "model id has the character '\u{430}'"),
-        id_case(c, "id-over-long", &overlong, &overlong, "model id is 124 characters long; at most 96 are allowed"),
+        id_case(c, "id-over-long", &overlong, &overlong, "model name (after the `/`) is 120 characters long; at most 96 are allowed"),
+        id_case(c, "id-namespace-over-long", &long_namespace, &long_namespace, "model namespace (before the `/`) is 97 characters long; at most 96 are allowed"),
         id_case(c, "id-three-segments", "ids/three", "ids/three/more", "model id must have two parts, `namespace/name`, found 3"),
         id_case(c, "id-differs-from-folder", "ids/mismatch", "ids/other", "id \"ids/other\" does not match its folder \"ids/mismatch\""),
         id_case(c, "id-empty", "ids/empty", "", "model id is empty"),
