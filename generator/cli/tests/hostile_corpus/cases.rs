@@ -31,6 +31,7 @@ pub fn all(c: &Corpus) -> Vec<Case> {
     cases.extend(values(c));
     cases.extend(file_system(c));
     cases.extend(input_limits(c));
+    cases.extend(hub_fields(c));
     cases
 }
 
@@ -378,5 +379,32 @@ fn input_limits(c: &Corpus) -> Vec<Case> {
               "limits/adapter-path: provider \"fal-ai\" has an unusable adapter weights path \"../../../../attacker/repo/resolve/main/w.safetensors\""),
         noted("fs-fifo-gguf", page("fs/fifo-gguf", &[]), "fs/fifo-gguf/m-Q4_K_M.gguf: is not a regular file"),
         noted("fs-link-gguf", page("fs/link-gguf", &[]), "fs/link-gguf/m-Q4_K_M.gguf: is a symbolic link; links are not followed"),
+    ]
+}
+
+/// The Hub's descriptive fields (issue 17) with hostile values: never a
+/// failed model, one note per field naming it, no value copied into a note
+/// whole; and a provider task that is a payload.
+fn hub_fields(c: &Corpus) -> Vec<Case> {
+    let noted = |name, expect, note: &str| Case { notes: vec![note.to_owned()], ..case(name, expect) };
+    let id = "hub/gated-payload";
+    c.record(id, &json!({"id": id, "gated": PAYLOAD, "pipeline_tag": "text-classification"}).to_string());
+    let id = "hub/safetensors-long";
+    let long = PAYLOAD.repeat(10_000);
+    c.record(id, &json!({"id": id, "safetensors": {"parameters": {"BF16": long}}, "pipeline_tag": "text-classification"}).to_string());
+    let id = "hub/model-index-list-metric";
+    let index = json!([{"name": PAYLOAD, "results": [{"metrics": [{"type": "acc", "value": [1, 2]}]}]}]);
+    c.record(id, &json!({"id": id, "model-index": index, "pipeline_tag": "text-classification"}).to_string());
+    let id = "hub/mapping-task-payload";
+    c.record(id, &json!({"id": id, "inferenceProviderMapping": {"together": {"providerId": "x/y", "status": "live", "task": PAYLOAD}}}).to_string());
+    vec![
+        noted("type-hub-gated-payload", page("hub/gated-payload", &[]),
+              "hub/gated-payload: model.json: `gated` ignored: expected false, \"auto\" or \"manual\", found another string"),
+        noted("type-hub-safetensors-long-string", page("hub/safetensors-long", &[]),
+              "hub/safetensors-long: model.json: `safetensors` ignored: invalid type: string \"MPHOSTILE"),
+        noted("type-hub-model-index-list-metric", page("hub/model-index-list-metric", &[]),
+              "hub/model-index-list-metric: model.json: `model-index` ignored: "),
+        noted("type-hub-mapping-task-payload", page("hub/mapping-task-payload", &[]),
+              "hub/mapping-task-payload: no usage examples: no library (the record has no library_name); hosted inference does not serve task \"MPHOSTILE"),
     ]
 }
