@@ -20,6 +20,7 @@ use crate::libraries::{library_link, write_library_pages};
 use crate::api::api_listings;
 use crate::manifest::{global_hash, input_hash, Manifest, ModelEntry};
 use crate::model_files::{model_files, notebook_link, ModelFilesInput};
+use crate::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::plan::{plan_build, survey_models, with_io_threads, BuildPlan, ReadJob};
 use crate::progress::Progress;
@@ -344,6 +345,13 @@ impl RenderStage<'_> {
             Err(err) => return failed(err),
         };
         notes.extend(local.notes);
+        notes.extend(ignored_field_notes(model.id.as_str(), &model.record));
+        let made = ExampleCounts {
+            library: usage.as_ref().map_or(0, |u| u.snippets.len()),
+            inference: hosted.len(),
+            local_apps: local.apps.len(),
+        };
+        notes.extend(silent_model_note(model.id.as_str(), &model.record, &self.snippets, &made));
         let library = usage.as_ref().map(|u| u.library);
         let examples: Vec<CodeExample> = usage
             .into_iter()

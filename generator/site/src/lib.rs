@@ -23,6 +23,7 @@ mod plan;
 mod read_ahead;
 mod writer;
 mod model_files;
+mod model_notes;
 pub mod site_folder;
 pub mod notebook;
 mod sitemap;
