@@ -199,6 +199,22 @@ impl Destination {
     }
 }
 
+/// Removes the temporary files (`name#<digits>`) that the local store writes
+/// before renaming each into place and that a killed deploy leaves behind:
+/// this program made them, and no listing shows them. Links are not followed.
+pub fn sweep_staged(root: &Path) -> std::io::Result<usize> {
+    let mut swept = 0;
+    for entry in walkdir::WalkDir::new(root).follow_links(false).into_iter().filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy();
+        let staged = name.rsplit_once('#').is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if staged && entry.file_type().is_file() {
+            std::fs::remove_file(entry.path())?;
+            swept += 1;
+        }
+    }
+    Ok(swept)
+}
+
 fn local(text: &str, path: &Path, secrets: Secrets) -> Result<Destination, DeployError> {
     if path.as_os_str().is_empty() {
         return Err(bad(text, "an empty path"));

@@ -130,6 +130,7 @@ pub fn deploy(options: &DeployOptions, progress: &dyn Progress) -> Result<Deploy
         .enable_all()
         .build()
         .map_err(DeployError::Runtime)?;
+    let local_root = destination.local_root().map(Path::to_owned);
     let headers = destination.keeps_headers().then(|| Headers::new(&options.settings));
     let remote = Remote {
         store: destination.connect(options.dry_run)?,
@@ -142,6 +143,9 @@ pub fn deploy(options: &DeployOptions, progress: &dyn Progress) -> Result<Deploy
             return Err(DeployError::NotOurs { destination: remote.shown.clone(), found });
         }
         let interrupted = journal::read_interrupted(out, &remote.shown)?;
+        if let (Some(_), Some(root), false) = (&interrupted, local_root.as_deref(), options.dry_run) {
+            destination::sweep_staged(root).map_err(|e| DeployError::Destination { destination: remote.shown.clone(), message: e.to_string() })?;
+        }
         let why_full = why_full(options, &claim, &site, interrupted.as_ref(), &remote.shown)?;
         let plan = match why_full {
             Some(why) => full_plan(&site, &remote, &options.settings.keep, why).await?,

@@ -26,7 +26,7 @@ pub enum NotDeployable {
     BuildRunning { path: PathBuf },
     #[error("{}: the last build of this site failed; fix what it reported and build again, then deploy", path.display())]
     BuildFailed { path: PathBuf },
-    #[error(transparent)]
+    #[error("{0}; build the site again, which replaces it")]
     ChangeSet(#[from] ChangeSetError),
     #[error(transparent)]
     Output(#[from] OutputError),
@@ -79,7 +79,7 @@ fn from_change_set(out: &Path, set: ChangeSet) -> Result<SiteChanges, NotDeploya
         return Ok(SiteChanges::WholeSite { why: "the change set was recorded for another folder" });
     }
     if set.whole_site {
-        return Ok(SiteChanges::WholeSite { why: "the builds since the last deploy changed too much to list" });
+        return Ok(SiteChanges::WholeSite { why: "the change set cannot list what changed (a build was killed, or too much changed)" });
     }
     let (uploads, removals) = set.uploads_and_removals();
     Ok(SiteChanges::Paths {
