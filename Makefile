@@ -20,9 +20,10 @@ islands: $(NODE_STAMP)
 
 test: test-js test-rust test-browser
 
-# The examples' checkers: python3 with pyflakes, node with ESLint (site-src).
+# The examples' checkers: python3 with pyflakes, node with ESLint (site-src);
+# and the servers the deploy tests start on 127.0.0.1 (moto for S3, WsgiDAV).
 checkers: $(NODE_STAMP)
-	python3 -m pip install --quiet --disable-pip-version-check -r tests/checkers/requirements.txt
+	python3 -m pip install --quiet --disable-pip-version-check -r tests/checkers/requirements.txt -r tests/deploy/requirements.txt
 
 test-rust: islands checkers
 	$(CARGO) test --workspace --locked --exclude modelpages-bench

@@ -9,94 +9,15 @@
 //! the deploy itself reports.
 
 mod common;
+mod deploy_common;
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
 use common::*;
-
-/// Output of one `modelpages deploy`.
-struct DeployRun {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn deploy(out: &Path, dest: &str, args: &[&str]) -> DeployRun {
-    let output = modelpages().arg("deploy").arg(dest).arg("--out").arg(out).args(args).output().unwrap();
-    DeployRun {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// Every file under `dir` by relative path, with its inode.
-fn inodes(dir: &Path) -> BTreeMap<String, u64> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| (e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned(), inode(e.path())))
-        .collect()
-}
-
-/// Paths whose inode changed or that are new: the files a deploy wrote.
-fn written(before: &BTreeMap<String, u64>, after: &BTreeMap<String, u64>) -> Vec<String> {
-    after.iter().filter(|(path, ino)| before.get(*path) != Some(ino)).map(|(p, _)| p.clone()).collect()
-}
-
-struct Site {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    models: PathBuf,
-    out: PathBuf,
-    www: PathBuf,
-}
-
-impl Site {
-    /// A small corpus built into `dist`, with `www` as the destination.
-    fn new(count: usize) -> Site {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().to_owned();
-        let models = root.join("models");
-        synthetic_corpus(&models, count, "first");
-        let out = root.join("dist");
-        let site = Site { models, out, www: root.join("www"), root, _tmp: tmp };
-        site.build();
-        site
-    }
-
-    fn build(&self) {
-        let run = build(&self.models, &self.out, &site_src());
-        assert_eq!(run.code, 0, "{}", run.stderr);
-    }
-
-    fn dest(&self) -> String {
-        format!("file://{}", self.www.display())
-    }
-
-    fn deploy(&self, args: &[&str]) -> DeployRun {
-        deploy(&self.out, &self.dest(), args)
-    }
-
-    fn change_set(&self) -> serde_json::Value {
-        serde_json::from_slice(&fs::read(self.root.join(".dist.changes")).unwrap()).unwrap()
-    }
-
-    fn add_model(&self, id: &str) {
-        write(&self.models, &format!("{id}/model.json"), &format!(
-            r#"{{"id": "{id}", "pipeline_tag": "text-classification", "library_name": "transformers", "downloads": 3}}"#
-        ));
-    }
-}
-
-fn assert_ok(run: &DeployRun) {
-    assert_eq!(run.code, 0, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
-}
+use deploy_common::*;
 
 #[test]
 fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {

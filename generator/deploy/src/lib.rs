@@ -313,15 +313,10 @@ impl Sender<'_> {
     }
 
     async fn removals(&self, removals: &[String]) -> Result<usize, DeployError> {
-        futures::stream::iter(removals)
-            .map(|rel| async move {
-                self.remote.remove(rel).await?;
-                self.progress.advance();
-                Ok::<_, DeployError>(())
-            })
-            .buffer_unordered(JOBS)
-            .try_fold(0, |n, ()| async move { Ok(n + 1) })
-            .await
+        if removals.is_empty() {
+            return Ok(0);
+        }
+        self.remote.remove_all(removals, &|| self.progress.advance()).await
     }
 }
 

@@ -5,7 +5,8 @@
 //! policy covers every store: a request that fails in a way that may pass
 //! (a dropped connection, a timeout, a 5xx answer, all `Generic` errors to
 //! the library) is tried again after 100 ms, 200 ms, 400 ms ... up to 5 s,
-//! [`ATTEMPTS`] times in all; a refusal (not found, forbidden, a bad
+//! [`ATTEMPTS`] times in all (some 11 s of waiting, long enough for a
+//! server restarting or a throttled bucket); a refusal (not found, forbidden, a bad
 //! request the library names) is reported at once.
 
 use std::collections::BTreeMap;
@@ -22,7 +23,7 @@ use crate::plan::RemoteFile;
 use crate::DeployError;
 
 /// Tries of one request before the deploy stops (it resumes later).
-pub const ATTEMPTS: u32 = 6;
+pub const ATTEMPTS: u32 = 8;
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
@@ -139,13 +140,39 @@ impl Remote {
         .map_err(failed())
     }
 
-    /// Removes `rel`; one already gone is removed.
-    pub async fn remove(&self, rel: &str) -> Result<(), DeployError> {
-        let failed = || self.failed(format!("removing {rel}"));
-        let path = location(rel).map_err(failed())?;
-        match retried(|| self.store.delete(&path)).await {
-            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-            Err(err) => Err(failed()(err)),
+    /// Removes every path of `paths` (one already gone counts as removed),
+    /// telling `removed` of each. Handed over as one stream, so S3 removes
+    /// a thousand a request. Which paths a failed batch request covered is
+    /// not always said, so a failure that may pass sends the whole list
+    /// again after the backoff: what is gone by then is simply gone.
+    pub async fn remove_all(&self, paths: &[String], removed: &(dyn Fn() + Sync)) -> Result<usize, DeployError> {
+        let mut locations: Vec<StorePath> = Vec::with_capacity(paths.len());
+        for rel in paths {
+            locations.push(location(rel).map_err(self.failed(format!("removing {rel}")))?);
+        }
+        let mut attempt = 0;
+        loop {
+            let batch = futures::stream::iter(locations.clone().into_iter().map(Ok)).boxed();
+            let mut results = self.store.delete_stream(batch);
+            let mut count = 0;
+            let mut failure = None;
+            while let Some(result) = results.next().await {
+                match result {
+                    Ok(_) | Err(object_store::Error::NotFound { .. }) => {
+                        count += 1;
+                        removed();
+                    }
+                    Err(err) => failure = Some(err),
+                }
+            }
+            match failure {
+                None => return Ok(count),
+                Some(err) if transient(&err) && attempt + 1 < ATTEMPTS => {
+                    tokio::time::sleep(backoff(attempt)).await;
+                    attempt += 1;
+                }
+                Some(err) => return Err(self.failed("removing files".into())(err)),
+            }
         }
     }
 }
