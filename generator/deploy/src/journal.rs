@@ -131,12 +131,7 @@ impl Journal {
         for (rel, hash) in carried {
             text.push_str(&format!("{hash} {rel}\n"));
         }
-        // Written whole under a new name then renamed: a link in its place
-        // is replaced, never written through.
-        let staged = path.with_extension("deploy-tmp");
-        let _ = fs::remove_file(&staged);
-        fs::OpenOptions::new().write(true).create_new(true).open(&staged).and_then(|mut f| f.write_all(text.as_bytes())).map_err(io)?;
-        fs::rename(&staged, &path).map_err(io)?;
+        replace(&path, text.as_bytes()).map_err(io)?;
         let file = fs::OpenOptions::new().append(true).open(&path).map_err(io)?;
         Ok(Journal { path, file: Mutex::new(file) })
     }
@@ -177,10 +172,19 @@ pub fn record_destination(out: &Path, destination: &str) -> Result<(), DeployErr
     let mut json = serde_json::to_vec_pretty(&Deployed { version: VERSION, destination: destination.to_owned() })
         .expect("records serialise");
     json.push(b'\n');
-    let staged = path.with_extension("deployed-tmp");
+    replace(&path, &json).map_err(io)
+}
+
+/// Writes `bytes` whole under a new name beside `path`, then renames it over
+/// `path`: a reader sees the old file or the new one, and a link in its
+/// place is replaced, never written through.
+fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut staged = path.as_os_str().to_owned();
+    staged.push("-tmp");
+    let staged = PathBuf::from(staged);
     let _ = fs::remove_file(&staged);
-    fs::OpenOptions::new().write(true).create_new(true).open(&staged).and_then(|mut f| f.write_all(&json)).map_err(io)?;
-    fs::rename(&staged, &path).map_err(io)
+    fs::OpenOptions::new().write(true).create_new(true).open(&staged).and_then(|mut f| f.write_all(bytes))?;
+    fs::rename(&staged, path)
 }
 
 #[cfg(test)]
