@@ -37,14 +37,16 @@ test:
 	python3 tests/summary.py $(TEST_LOGS)/*.log || status=1; \
 	exit $$status
 
-# The examples' checkers: python3 with pyflakes, node with ESLint (site-src).
+# The examples' checkers: python3 with pyflakes, node with ESLint (site-src);
+# and the servers the deploy tests start on 127.0.0.1 (moto for S3, WsgiDAV).
 # Python's go into a virtual environment under the target folder, never
 # into the machine's own Python; the tests find them first on PATH.
 VENV := $(TARGET)/checkers-venv
 VENV_STAMP := $(VENV)/.installed
-$(VENV_STAMP): tests/checkers/requirements.txt
+$(VENV_STAMP): tests/checkers/requirements.txt tests/deploy/requirements.txt
 	python3 -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/checkers/requirements.txt
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		-r tests/checkers/requirements.txt -r tests/deploy/requirements.txt
 	touch $@
 checkers: $(NODE_STAMP) $(VENV_STAMP)
 WITH_CHECKERS := PATH="$(abspath $(VENV))/bin:$$PATH"

@@ -14,6 +14,7 @@ use modelpages_snippets::{Catalogue, InferenceOptions, InferenceSettings, Snippe
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
+use crate::changes::{ChangeLog, PendingChanges};
 use crate::corpus::{load_corpus, Corpus};
 use crate::journal::{recover, Transaction};
 use crate::libraries::{library_link, write_library_pages};
@@ -111,6 +112,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // A build killed after committing its change is finished first, so the
     // manifest read next describes the site on disk.
     recover(out, &lock)?;
+    // Marked `running` until this build records what it changed; marked
+    // `failed` if it stops before its commit (see `changes`).
+    let mut pending = PendingChanges::begin(out, &lock)?;
     let timer = StageTimer::from_env();
     let global = global_hash(&options.site_src, &options.settings)
         .map_err(|source| AssetError { path: options.site_src.clone(), source })?;
@@ -126,10 +130,11 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     timer.lap("survey, manifest");
     // In place only on a site that is whole: pages deleted by hand are
     // found missing by a fresh tree, which renders them again.
+    let log = ChangeLog::new(out, pending.wants_paths());
     let writer = if had_previous && is_small_change(&plan) && site_is_whole(out, &plan) {
-        SiteWriter::InPlace(Transaction::begin(out, &lock)?)
+        SiteWriter::in_place(Transaction::begin(out, &lock)?, log)
     } else {
-        SiteWriter::Fresh { staging: Staging::create(out, &lock)?, previous: out.clone() }
+        SiteWriter::fresh(Staging::create(out, &lock)?, out.clone(), log)
     };
 
     let base_path = url_path(&base_url);
@@ -214,7 +219,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     timer.lap("listings");
     drop(summaries);
     drop(stage);
-    writer.commit(out, &manifest_bytes)?;
+    pending.commit_begins();
+    let changes = writer.commit(out, &manifest_bytes)?;
+    pending.finish(changes)?;
     // Freeing 100,000 entries one by one takes a tenth of a one-model
     // rebuild at hub scale, and nothing waits for it.
     std::thread::spawn(move || drop(manifest));

@@ -8,6 +8,8 @@
 pub mod api;
 pub mod assets;
 mod build;
+pub mod changes;
+pub mod deployable;
 pub mod corpus;
 pub mod gguf;
 mod libraries;

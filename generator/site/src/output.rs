@@ -11,7 +11,6 @@ use std::fs::{self, File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::journal::same_bytes;
 
 /// A problem writing the output; every variant names the path.
 #[derive(Debug, thiserror::Error)]
@@ -56,7 +55,7 @@ impl Drop for OutputLock {
 }
 
 /// A sibling of `out` named `.{out name}{suffix}`.
-pub(crate) fn sibling(out: &Path, suffix: &str) -> PathBuf {
+pub fn sibling(out: &Path, suffix: &str) -> PathBuf {
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     out.with_file_name(format!(".{name}{suffix}"))
 }
@@ -174,15 +173,6 @@ impl Staging {
             fs::create_dir_all(parent).map_err(io_error(parent))?;
         }
         fs::hard_link(previous.join(rel), &path).map_err(io_error(&path))
-    }
-
-    /// Writes `bytes` to `rel`, or links the previous site's file when it
-    /// holds exactly these bytes.
-    pub fn write_or_link(&self, previous: &Path, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        if same_bytes(&previous.join(rel), bytes) && self.link_from(previous, rel).is_ok() {
-            return Ok(());
-        }
-        self.write(rel, bytes)
     }
 
     /// Makes the staged site the output in one step, then removes the old site.
