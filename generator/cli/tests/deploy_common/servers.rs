@@ -33,7 +33,7 @@ pub fn free_port() -> u16 {
 /// the deploy against real servers and are not skipped.
 fn require(module: &str) {
     let found = Command::new("python3").args(["-c", &format!("import {module}")]).status().is_ok_and(|s| s.success());
-    assert!(found, "python3 cannot import {module}: run `python3 -m pip install -r tests/deploy/requirements.txt` (make test does)");
+    assert!(found, "python3 cannot import {module}: `make test` installs it into target/checkers-venv and puts that first on PATH");
 }
 
 impl Server {
