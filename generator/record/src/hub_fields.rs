@@ -26,20 +26,15 @@ const MAX_WHY_CHARS: usize = 160;
 
 /// A record field parsed tolerantly: present and well-formed, missing, or
 /// present but ignored (with the reason).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Lenient<T> {
     /// Absent or `null`.
+    #[default]
     Missing,
     Parsed(T),
     /// Present but not of the shape the Hub gives it; the reason, printable
     /// and bounded, for the build's notes.
     Ignored(String),
-}
-
-impl<T> Default for Lenient<T> {
-    fn default() -> Self {
-        Lenient::Missing
-    }
 }
 
 impl<T> Lenient<T> {
