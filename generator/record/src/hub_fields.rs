@@ -26,20 +26,15 @@ const MAX_WHY_CHARS: usize = 160;
 
 /// A record field parsed tolerantly: present and well-formed, missing, or
 /// present but ignored (with the reason).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Lenient<T> {
     /// Absent or `null`.
+    #[default]
     Missing,
     Parsed(T),
     /// Present but not of the shape the Hub gives it; the reason, printable
     /// and bounded, for the build's notes.
     Ignored(String),
-}
-
-impl<T> Default for Lenient<T> {
-    fn default() -> Self {
-        Lenient::Missing
-    }
 }
 
 impl<T> Lenient<T> {
@@ -170,7 +165,7 @@ fn kind_of(value: &Value) -> &'static str {
 pub struct ModelIndexEntry {
     #[serde(default)]
     pub name: Option<String>,
-    #[serde(default, deserialize_with = "null_as_empty")]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub results: Vec<EvalResult>,
 }
 
@@ -181,7 +176,7 @@ pub struct EvalResult {
     pub task: Option<EvalTask>,
     #[serde(default)]
     pub dataset: Option<EvalDataset>,
-    #[serde(default, deserialize_with = "null_as_empty")]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub metrics: Vec<Metric>,
     /// Where the figures come from (a leaderboard), when not the authors.
     #[serde(default)]
@@ -240,8 +235,14 @@ pub struct EvalSource {
     pub url: Option<String>,
 }
 
-fn null_as_empty<'de, D: Deserializer<'de>, T: Deserialize<'de>>(de: D) -> Result<Vec<T>, D::Error> {
-    Ok(Option::<Vec<T>>::deserialize(de)?.unwrap_or_default())
+/// Reads `null` as the default value (an empty list), as the Hub API writes
+/// missing values.
+pub(crate) fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(de)?.unwrap_or_default())
 }
 
 /// `cardData.base_model`: the models this one was made from. The card

@@ -12,10 +12,10 @@
 //! task they serve. [`ModelRecord::task`] falls back on it, as the Hub does,
 //! reading the chat task `conversational` as `text-generation`.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::hub_fields::{self, EvalResult, Gated, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
+use crate::hub_fields::{self, null_as_default, EvalResult, Gated, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
 
 /// One model as described by its `model.json`.
 ///
@@ -179,14 +179,6 @@ impl ModelRecord {
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.iter().any(|t| t == tag)
     }
-}
-
-fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(de)?.unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -31,6 +31,9 @@ export const CHROMIUM_ARGS = [
 export const CHAT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 export const IMAGE_MODEL = "black-forest-labs/FLUX.1-dev";
 export const CLASSIFIER_MODEL = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+/** A name of 96 characters, the most the Hub allows after the slash (116 in all). */
+export const LONG_NAME_MODEL =
+  "modelpages-fixtures/a-fixture-whose-name-has-96-characters-as-many-as-the-hub-allows-after-the-slash-of-a-model-id-1";
 
 /** Fails with the fix when the browser or the built site is missing. */
 export function checkPrerequisites(dist = DIST) {
