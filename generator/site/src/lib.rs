@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 mod build;
+pub mod card_files;
 pub mod corpus;
 pub mod gguf;
 mod libraries;
@@ -30,4 +31,4 @@ mod sitemap;
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
-pub use settings::{SettingsError, SiteSettings, SETTINGS_FILE};
+pub use settings::{CardImages, SettingsError, SiteSettings, SETTINGS_FILE};
