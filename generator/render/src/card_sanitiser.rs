@@ -3,6 +3,7 @@
 //!
 //! - task lists: disabled checkboxes, and no other input;
 //! - ids, which [`crate::card_rewrite`] then prefixes or resolves;
+//! - `dir` (`ltr`, `rtl`, `auto`), for cards in right-to-left scripts;
 //! - `align` on blocks and cells, `left`, `center` or `right` only, which
 //!   [`crate::card_rewrite`] makes a class;
 //! - `<video>`, `<audio>` and their `<source>`, which become links there;
@@ -32,11 +33,12 @@ pub(crate) fn sanitizer() -> &'static ammonia::Builder<'static> {
             .add_tag_attributes("video", ["src"])
             .add_tag_attributes("audio", ["src"])
             .add_tag_attributes("source", ["src"])
-            .add_generic_attributes(["id"])
+            .add_generic_attributes(["id", "dir"])
             .url_schemes(HashSet::from(["http", "https", "mailto"]))
             .attribute_filter(|_element, attribute, value| match attribute {
                 "src" => source(value),
                 "align" => alignment(value).map(Cow::Borrowed),
+                "dir" => ["ltr", "rtl", "auto"].into_iter().find(|d| d.eq_ignore_ascii_case(value.trim())).map(Cow::Borrowed),
                 _ => Some(Cow::Borrowed(value)),
             });
         for element in ALIGNED {
@@ -99,12 +101,12 @@ mod tests {
         let html = sanitizer()
             .clean(
                 "<div align=\"CENTER\"><video src=\"https://x.example/v.mp4\" poster=\"https://x.example/p.png\" autoplay>t</video></div>\
-                 <p align=\"justify\">j</p><audio><source src=\"a.wav\" type=\"audio/wav\"></audio><math><mi>x</mi></math>",
+                 <p align=\"justify\" dir=\"RTL\">j</p><p dir=\"sideways\">s</p><audio><source src=\"a.wav\" type=\"audio/wav\"></audio><math><mi>x</mi></math>",
             )
             .to_string();
         assert_eq!(
             html,
-            "<div align=\"center\"><video src=\"https://x.example/v.mp4\">t</video></div><p>j</p><audio><source src=\"a.wav\"></audio>"
+            "<div align=\"center\"><video src=\"https://x.example/v.mp4\">t</video></div><p dir=\"rtl\">j</p><p>s</p><audio><source src=\"a.wav\"></audio>"
         );
     }
 }
