@@ -231,4 +231,44 @@ mod tests {
         fs::write(model.join("assets/a.png"), "two!").unwrap();
         assert_ne!(stamp_with_files(&base, &model, &files).text, present.text);
     }
+
+    #[test]
+    fn a_model_is_kept_unread_only_while_its_cards_files_keep_their_stamps() {
+        let dir = tempfile::tempdir().unwrap();
+        let models = dir.path().join("models");
+        let model = models.join("ns/m");
+        fs::create_dir_all(model.join("assets")).unwrap();
+        fs::write(model.join("model.json"), r#"{"id": "ns/m"}"#).unwrap();
+        fs::write(model.join("assets/a.png"), "one").unwrap();
+        let card_files = vec!["assets/a.png".to_owned()];
+        let plan = |previous_stamp: &str| {
+            // A previous build long after every change: stamps are trusted.
+            let mut manifest = Manifest::new("g".into(), u128::MAX);
+            let summary = modelpages_render::ModelSummary {
+                id: "ns/m".into(),
+                url: "/ns/m/".into(),
+                task: None,
+                library: None,
+                downloads: None,
+                likes: None,
+                tags: Vec::new(),
+            };
+            let entry = ModelEntry {
+                input: String::new(),
+                stamp: previous_stamp.to_owned(),
+                summary,
+                notes: Vec::new(),
+                files: Vec::new(),
+                card_files: card_files.clone(),
+            };
+            manifest.models.insert("ns/m".into(), entry);
+            plan_build(survey_models(&models).unwrap(), Some(manifest))
+        };
+        let whole = stamp_with_files(&stamp(&model).unwrap(), &model, &card_files).text;
+        let kept = plan(&whole);
+        assert_eq!((kept.keep.len(), kept.read.len()), (1, 0), "unchanged: kept without reading");
+        assert_eq!(plan(&stamp(&model).unwrap().text).read.len(), 1, "a stamp without the card's files is not the model's");
+        fs::write(model.join("assets/a.png"), "two").unwrap();
+        assert_eq!(plan(&whole).read.len(), 1, "an image changed in place is read again");
+    }
 }
