@@ -9,7 +9,7 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DIST, SCREENSHOTS, modelPath, useHarness } from "./harness.mjs";
+import { DIST, SCREENSHOTS, answerRemoteImage, modelPath, useHarness } from "./harness.mjs";
 
 const ZEPHYR = "HuggingFaceH4/zephyr-7b-beta";
 const QWEN = "Qwen/Qwen2.5-7B-Instruct";
@@ -50,14 +50,10 @@ async function cardContext(options = {}) {
   const context = await harness.newContext(options);
   const remote = { images: [], other: [] };
   await context.route("**/*", async (route) => {
-    const request = route.request();
-    const url = new URL(request.url());
+    const url = new URL(route.request().url());
     if (url.hostname === "127.0.0.1" && Number(url.port) === harness.port) {
       await route.continue();
-    } else if (url.protocol === "https:" && request.resourceType() === "image") {
-      remote.images.push({ url: url.href, referer: (await request.allHeaders()).referer ?? null });
-      await route.fulfill({ status: 200, contentType: "image/png", body: STAND_IN });
-    } else {
+    } else if (!(await answerRemoteImage(route, remote.images, STAND_IN))) {
       remote.other.push(url.href);
       await route.abort();
     }
@@ -75,8 +71,7 @@ async function withCardContext(options, body) {
   try {
     await body(context, remote);
   } finally {
-    const answered = new Set(remote.images.map((image) => image.url));
-    harness.requests.splice(0, harness.requests.length, ...harness.requests.filter((url) => !answered.has(url)));
+    harness.forgetRequests(remote.images.map((image) => image.url));
     await context.close();
   }
 }
