@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::output::sibling;
 
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 /// Models per chunk of the file.
 const CHUNK: usize = 2048;
 
@@ -37,6 +37,9 @@ pub struct ModelEntry {
     pub notes: Vec<String>,
     /// Every file the model wrote, relative to the output folder.
     pub files: Vec<String>,
+    /// The paths (in the model's folder) its card's references looked up,
+    /// in order: their stamps and bytes are part of the model's input.
+    pub card_files: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -172,7 +175,7 @@ pub fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
 }
 
 /// Hash of a model's input files: what decides whether its page must be
-/// rendered again.
+/// rendered again (with [`with_card_files`]).
 pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> String {
     let mut hasher = blake3::Hasher::new();
     // GGUF files beside the record shape the page (their headers are read),
@@ -183,9 +186,19 @@ pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> String {
     hasher.update(record);
     if let Some(card) = card {
         hasher.update(b"card");
+        hasher.update(&(card.len() as u64).to_le_bytes());
         hasher.update(card);
     }
     hasher.finalize().to_hex().to_string()
+}
+
+/// `input` (an [`input_hash`]) with what the card's files were found to be
+/// (see `card_files::card_files_state`), when it has any.
+pub fn with_card_files(input: &str, card_files: &str) -> String {
+    if card_files.is_empty() {
+        return input.to_owned();
+    }
+    blake3::hash(format!("{input}\n{card_files}").as_bytes()).to_hex().to_string()
 }
 
 /// Name, size and modification time of every `*.gguf` entry in `folder`.
@@ -256,6 +269,7 @@ mod tests {
             },
             notes: vec![format!("note {i}")],
             files: vec![format!("ns/m{i}/index.html")],
+            card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() },
         }
     }
 

@@ -6,6 +6,7 @@
 //! router_url = "https://router.hub.example"
 //! hub_url = "https://hub.example"
 //! extra_providers = ["acme-gpu"]
+//! card_images = "remote"
 //!
 //! [deploy.cache_control]            # by folder (`assets/`), extension (`.html`) or `*`
 //! ".html" = "public, max-age=60"
@@ -42,6 +43,8 @@ pub struct SiteSettings {
     /// Inference providers that get examples besides those the generator
     /// knows (a private router's own); lowercase letters, digits and `-`.
     pub extra_providers: Vec<String>,
+    /// Whether cards show images from other hosts.
+    pub card_images: CardImages,
     /// Headers and kept files for `modelpages deploy`; not hashed into the
     /// build (see the module's overview).
     #[serde(skip_serializing)]
@@ -62,6 +65,19 @@ pub struct DeploySettings {
     pub keep: Vec<String>,
 }
 
+/// Which images a card shows.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum CardImages {
+    /// `https:` images too, lazily and without a referrer; a page with any
+    /// allows `https:` images in its Content-Security-Policy.
+    #[default]
+    Remote,
+    /// Only the site's own (files copied from the model's folder): pages
+    /// load nothing from another host.
+    Local,
+}
+
 impl Default for SiteSettings {
     fn default() -> Self {
         let inference = InferenceSettings::default();
@@ -71,6 +87,7 @@ impl Default for SiteSettings {
             router_url: inference.router_url,
             hub_url: inference.hub_url,
             extra_providers: inference.extra_providers,
+            card_images: CardImages::Remote,
             deploy: DeploySettings::default(),
         }
     }
@@ -236,5 +253,17 @@ mod tests {
             let err = SiteSettings::load(&path, true).unwrap_err().to_string();
             assert!(err.contains(why), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn card_images_are_remote_or_local() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        assert_eq!(SiteSettings::default().card_images, CardImages::Remote);
+        std::fs::write(&path, "card_images = \"local\"\n").unwrap();
+        assert_eq!(SiteSettings::load(&path, true).unwrap().card_images, CardImages::Local);
+        std::fs::write(&path, "card_images = \"all\"\n").unwrap();
+        let err = SiteSettings::load(&path, true).unwrap_err().to_string();
+        assert!(err.contains("unknown variant `all`, expected `remote` or `local`"), "{err}");
     }
 }

@@ -258,6 +258,7 @@ mod tests {
             },
             notes: Vec::new(),
             files: files.iter().map(|f| f.to_string()).collect(),
+            card_files: Vec::new(),
         }
     }
 

@@ -130,12 +130,45 @@ export async function startHarness({ dist = DIST } = {}) {
       }
     });
 
+  /** Takes requests a route answered itself (never sent) out of the record. */
+  const forgetRequests = (urls) => {
+    const answered = new Set(urls);
+    requests.splice(0, requests.length, ...requests.filter((url) => !answered.has(url)));
+  };
+
   const close = async () => {
     await browser.close();
     await server.close();
   };
 
-  return { origin: server.origin, port: server.port, browser, newContext, openPage, problems, requests, offHostRequests, close };
+  return {
+    origin: server.origin,
+    port: server.port,
+    browser,
+    newContext,
+    openPage,
+    problems,
+    requests,
+    offHostRequests,
+    forgetRequests,
+    close,
+  };
+}
+
+/**
+ * Answers `route` with the image `body` when it asks another host for an
+ * `https:` image (cards may show those), without sending the request, and
+ * records `{ url, referer }` in `record`; false for any other request.
+ */
+export async function answerRemoteImage(route, record, body) {
+  const request = route.request();
+  const url = new URL(request.url());
+  if (url.protocol !== "https:" || request.resourceType() !== "image") {
+    return false;
+  }
+  record.push({ url: url.href, referer: (await request.allHeaders()).referer ?? null });
+  await route.fulfill({ status: 200, contentType: "image/png", body });
+  return true;
 }
 
 /** Attributes and text of every example figure that is shown. */

@@ -204,6 +204,16 @@ fn cards(c: &Corpus) -> Vec<Case> {
         card_case(c, "card-placeholder-forgery", "\u{E000}code-block-0\u{E000}\n\n<p>\u{E000}code-block-1\u{E000}</p>\n\n```\n<script>window.__pwned=1</script>\n```"),
         card_case(c, "card-remote-images", "![a](https://evil.example/a.png)\n\n<img src=\"//evil.example/b.png\" alt=\"b\">\n\n<img src=\"/\\evil.example/c.png\" alt=\"c\">\n\n<img srcset=\"https://evil.example/d.png 2x\" alt=\"d\">\n\n<video poster=\"https://evil.example/e.png\"></video>"),
     ];
+    // Formulas are MathML of an allowlist or code; references never leave
+    // the model's folder; a card's ids never take the page's.
+    let math = "$\\text{<script>window.__pwned=1</script>}$ $\\href{javascript:window.__pwned=1}{x}$\n\n\
+                \\(<img src=x onerror=window.__pwned=1>\\) \\[\\mathrm{<style>}\\]\n\n$$";
+    let deep = format!("{math}{}x{}$$", "{".repeat(200), "}".repeat(200));
+    cases.push(Case { notes: vec!["1 formula shown as code (nested deeper than 32 levels)".into()], ..card_case(c, "card-math-payloads", &deep) });
+    let escapes = "![up](../../fs/x.png) <img src=\"%2e%2e/%2e%2e/x.png\" alt=\"enc\"> [abs](/etc/passwd)\n\n\
+                   <video src=\"javascript:window.__pwned=1\"></video> <audio><source src=\"../x.wav\"></audio>\n\n\
+                   <h1 id=\"main\">forged main</h1> <a href=\"#main\">to main</a> <a href=\"#card-heading\">to card</a>";
+    cases.push(Case { notes: vec!["3 references leaving the model's folder".into()], ..card_case(c, "card-relative-escapes", escapes) });
     // Front matter values are shown as metadata: escaped text, never markup.
     c.record("cards/front-matter", r#"{"id": "cards/front-matter"}"#);
     c.card("cards/front-matter", &format!(
