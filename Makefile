@@ -1,12 +1,20 @@
 # modelpages: `make site` builds models/ into dist/, `make test` runs every test.
 CARGO ?= cargo
-BIN := target/release/modelpages
+SHELL := bash
+.SHELLFLAGS := -o pipefail -c
+# Cargo's output folder: honour CARGO_TARGET_DIR as cargo itself does.
+TARGET := $(or $(CARGO_TARGET_DIR),target)
+BIN := $(TARGET)/release/modelpages
 NODE_STAMP := site-src/node_modules/.package-lock.json
 
-.PHONY: site islands release checkers test test-rust test-js test-browser test-scale bench clean fuzz
+.PHONY: site islands release checkers test test-rust test-js test-browser test-scale browser-deps find-chromium serve bench clean fuzz
 
 site: islands release
 	$(BIN) build --models models --out dist
+
+# Live preview of models/ at http://127.0.0.1:1111, rebuilt on every change.
+serve: islands release
+	$(BIN) serve --models models --out dist
 
 release:
 	$(CARGO) build --release --locked
@@ -18,40 +26,64 @@ $(NODE_STAMP): site-src/package-lock.json
 islands: $(NODE_STAMP)
 	cd site-src && npm run --silent build
 
-test: test-js test-rust test-browser
+# Every suite runs even when one fails; the last line adds up their counts.
+TEST_LOGS := $(TARGET)/test-logs
+test:
+	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS); status=0; \
+	for suite in test-js test-rust test-browser; do \
+		echo "== make $$suite"; \
+		$(MAKE) --no-print-directory $$suite 2>&1 | tee $(TEST_LOGS)/$$suite.log || status=1; \
+	done; \
+	python3 tests/summary.py $(TEST_LOGS)/*.log || status=1; \
+	exit $$status
 
-# The examples' checkers: python3 with pyflakes, node with ESLint (site-src).
-checkers: $(NODE_STAMP)
-	python3 -m pip install --quiet --disable-pip-version-check -r tests/checkers/requirements.txt
+# The examples' checkers: python3 with pyflakes, node with ESLint (site-src);
+# and the servers the deploy tests start on 127.0.0.1 (moto for S3, WsgiDAV).
+# Python's go into a virtual environment under the target folder, never
+# into the machine's own Python; the tests find them first on PATH.
+VENV := $(TARGET)/checkers-venv
+VENV_STAMP := $(VENV)/.installed
+$(VENV_STAMP): tests/checkers/requirements.txt tests/deploy/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		-r tests/checkers/requirements.txt -r tests/deploy/requirements.txt
+	touch $@
+checkers: $(NODE_STAMP) $(VENV_STAMP)
+WITH_CHECKERS := PATH="$(abspath $(VENV))/bin:$$PATH"
 
 test-rust: islands checkers
-	$(CARGO) test --workspace --locked --exclude modelpages-bench
+	$(WITH_CHECKERS) $(CARGO) test --workspace --locked --exclude modelpages-bench -q
 
 test-js: $(NODE_STAMP)
 	cd site-src && npm run --silent typecheck && npm test
 
 # Browser tests drive Debian's chromium with playwright-core; no test tool
-# downloads a browser. They run against the default corpus built here.
-CHROMIUM := /usr/bin/chromium
-BROWSER_SITE := target/browser-site
+# downloads a browser. They use MODELPAGES_CHROMIUM, else the first chromium
+# or Chrome on PATH; `make browser-deps` installs Debian's (CI does so).
+CHROMIUM := $(or $(MODELPAGES_CHROMIUM),$(firstword $(foreach b,chromium chromium-browser google-chrome,$(shell command -v $(b) 2>/dev/null))))
+BROWSER_SITE := $(TARGET)/browser-site
 
-$(CHROMIUM):
-	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+browser-deps:
+	command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
+
+find-chromium:
+	@test -n "$(CHROMIUM)" || { echo "no chromium found: install it (make browser-deps, as root) or set MODELPAGES_CHROMIUM=/path/to/chrome"; exit 1; }
 
 # The default corpus is built with listing sizes cut small
-# (site-src/test/browser/small-listings.toml), so its 196 models fill many
+# (site-src/test/browser/small-listings.toml), so its ~200 models fill many
 # listing pages and search shards. The hostile corpus
 # (generator/cli/tests/hostile_corpus) is built too: its build reports the
 # bad inputs and exits 1, and its pages are opened in the browser to prove no
 # record's script runs.
-test-browser: islands release $(CHROMIUM)
+test-browser: find-chromium islands release
 	rm -rf $(BROWSER_SITE)
 	$(BIN) build --models models --out $(BROWSER_SITE)/dist --config site-src/test/browser/small-listings.toml
 	$(CARGO) run --release --locked --quiet -p modelpages --example hostile_corpus -- $(BROWSER_SITE)/hostile-corpus
 	$(BIN) build --models $(BROWSER_SITE)/hostile-corpus/models --out $(BROWSER_SITE)/hostile \
 		2> $(BROWSER_SITE)/hostile-build.log || test $$? -eq 1
-	cd site-src && MODELPAGES_DIST=../$(BROWSER_SITE)/dist MODELPAGES_SCREENSHOTS=../$(BROWSER_SITE)/screenshots \
-		MODELPAGES_HOSTILE_DIST=../$(BROWSER_SITE)/hostile npm run --silent test:browser
+	cd site-src && MODELPAGES_CHROMIUM="$(CHROMIUM)" MODELPAGES_BIN="$(abspath $(BIN))" MODELPAGES_DIST="$(abspath $(BROWSER_SITE))/dist" \
+		MODELPAGES_SCREENSHOTS="$(abspath $(BROWSER_SITE))/screenshots" \
+		MODELPAGES_HOSTILE_DIST="$(abspath $(BROWSER_SITE))/hostile" npm run --silent test:browser
 
 # The search at hub scale (not part of `make test`; about 15 minutes and
 # 12 GB of disk): a synthetic hub of SCALE_MODELS models (small records),
@@ -59,14 +91,14 @@ test-browser: islands release $(CHROMIUM)
 # visitor, counting every byte the search fetches. The corpus is kept in
 # $(SCALE_DIR) for the next run; the site is rebuilt each time.
 SCALE_MODELS ?= 200000
-SCALE_DIR ?= target/scale
-test-scale: islands release $(CHROMIUM)
+SCALE_DIR ?= $(TARGET)/scale
+test-scale: find-chromium islands release
 	[ -d $(SCALE_DIR)/corpus-$(SCALE_MODELS) ] || $(BIN) synth --minimal --count $(SCALE_MODELS) --out $(SCALE_DIR)/corpus-$(SCALE_MODELS)
 	rm -rf $(SCALE_DIR)/site $(SCALE_DIR)/.site.manifest
 	/usr/bin/time -v $(BIN) build --full --models $(SCALE_DIR)/corpus-$(SCALE_MODELS) --out $(SCALE_DIR)/site 2> $(SCALE_DIR)/build.log \
 		|| { tail -20 $(SCALE_DIR)/build.log; exit 1; }
 	grep -E '^built|Elapsed|Maximum resident' $(SCALE_DIR)/build.log
-	cd site-src && MODELPAGES_SCALE_DIST=../$(SCALE_DIR)/site MODELPAGES_SCALE_MODELS=../$(SCALE_DIR)/corpus-$(SCALE_MODELS) \
+	cd site-src && MODELPAGES_CHROMIUM="$(CHROMIUM)" MODELPAGES_SCALE_DIST="$(abspath $(SCALE_DIR))/site" MODELPAGES_SCALE_MODELS="$(abspath $(SCALE_DIR))/corpus-$(SCALE_MODELS)" \
 		node --test test/scale/
 
 # Fuzzing (not part of `make test`; needs nightly and cargo-fuzz): each
@@ -91,4 +123,5 @@ bench: islands release
 	bench/build.sh
 
 clean:
-	rm -rf dist target site-src/build site-src/node_modules
+	$(CARGO) clean
+	rm -rf dist site-src/build site-src/node_modules

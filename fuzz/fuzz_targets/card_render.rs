@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use modelpages_record::ModelCard;
-use modelpages_render::{render_card, Highlighter};
+use modelpages_render::{render_card, CardContext, Highlighter, ShapeValues};
 use modelpages_testkit::html::live_markup;
 
 fn highlighter() -> &'static Highlighter {
@@ -21,7 +21,9 @@ fuzz_target!(|data: &[u8]| {
     // highlighting takes out of code blocks and puts back.
     let value = text.lines().next().unwrap_or("");
     let Ok(card) = ModelCard::parse(text) else { return };
-    let html = render_card(&card.body, highlighter(), &[value, "fuzz/model"]);
+    // Remote images off: a fragment may load nothing from another host.
+    let context = CardContext::hub_only("https://hub.example", "fuzz/model", false);
+    let html = render_card(&card.body, highlighter(), &ShapeValues::new(&[value, "fuzz/model"]), &context).html;
     let found = live_markup(&html, None);
     assert!(found.is_empty(), "live markup {found:?} in\n{html}");
 });

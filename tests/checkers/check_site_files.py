@@ -10,8 +10,10 @@
   and with the pages: every model page has an API file, every listed id has
   one, the pages of a listing hold model_count distinct ids, counts match.
 - A model has a notebook exactly when its API file lists a Python example
-  (library, or hosted inference with the huggingface_hub client), and its
-  page links the notebook with a `download` link exactly then.
+  that runs (a library example that is not only comments, such as the spec's
+  fallback "# Type of model unknown", or hosted inference with the
+  huggingface_hub client), and its page links the notebook with a
+  `download` link exactly then.
 - Every notebook passes the nbformat validator (nbformat 4); its code cells
   parse with python3 once IPython magics (`%pip ...`) are left out; its
   install cell pip-installs no standard-library module and every package the
@@ -115,9 +117,14 @@ def check_notebook(path):
     return problems
 
 
+def only_comments(code):
+    lines = [line.strip() for line in code.split("\n") if line.strip()]
+    return all(line.startswith("#") for line in lines)
+
+
 def expects_notebook(api):
     examples = api["examples"]
-    return any(e["language"] == "python" for e in examples["library"]) or any(
+    return any(e["language"] == "python" and not only_comments(e["content"]) for e in examples["library"]) or any(
         e["language"] == "python" and e["client"] == "huggingface_hub" for e in examples["inference"]
     )
 

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use modelpages_bench::synthetic_models;
-use modelpages_render::{CodeExample, Highlighter, ShapeValues, ModelPage, SiteInfo, Templates, render_model_page};
+use modelpages_render::{
+    render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates,
+};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
 const MODELS: usize = 1_000;
@@ -85,6 +87,7 @@ fn rendering(c: &mut Criterion) {
                         gguf: Default::default(),
                         local_apps: Vec::new(),
                         notebook_url: None,
+                        card_context: CardContext::hub_only("https://huggingface.co", model.id.as_str(), true),
                     };
                     render_model_page(&templates, &hl, &site, &page).unwrap().html.len()
                 })

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use modelpages_serve::{serve_until_interrupted, ServeOptions, SettingsSource, Terminal};
+use modelpages_deploy::DeployOptions;
 use modelpages_site::{build_site, check_models, BuildOptions, SiteSettings, SETTINGS_FILE};
 
 mod progress;
@@ -52,6 +53,9 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Upload what the builds since the last deploy changed to a static
+    /// host: a local folder, S3-compatible storage or a WebDAV server.
+    Deploy(DeployArgs),
     /// Print the library catalogue as a JSON array.
     Libraries,
     /// Load and validate every record without writing anything.
@@ -107,6 +111,31 @@ struct BuildArgs {
     all_notes: bool,
 }
 
+#[derive(Args)]
+struct DeployArgs {
+    /// `file:///srv/www` (or a folder path), `s3://bucket/prefix` or
+    /// `https://host/path/` (WebDAV). S3 reads AWS_ENDPOINT_URL, AWS_REGION,
+    /// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; WebDAV reads
+    /// MODELPAGES_DEPLOY_USER and MODELPAGES_DEPLOY_PASSWORD.
+    destination: String,
+    /// The built site to deploy.
+    #[arg(long, default_value = "dist")]
+    out: PathBuf,
+    /// Print what would be uploaded and removed, and change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Compare every file of the site with a listing of the destination
+    /// instead of trusting the change set.
+    #[arg(long)]
+    full: bool,
+    /// Refuse to remove more files than this from the destination.
+    #[arg(long, default_value_t = 256)]
+    max_deletes: usize,
+    /// Settings file (its `[deploy]` table); default `modelpages.toml` when it exists.
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
 /// Notes printed before the rest are only counted.
 const NOTES_SHOWN: usize = 20;
 
@@ -147,6 +176,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_json(&snippets::model_snippets_json(&engine, &path, &settings, &inference.options())?)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Deploy(args) => deploy(args),
         Command::Libraries => {
             print_json(&snippets::catalogue_json())?;
             Ok(ExitCode::SUCCESS)
@@ -230,7 +260,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         settings_file: Some(args.config.unwrap_or_else(|| SETTINGS_FILE.into())),
         incremental: !args.full,
     };
-    let report = build_site(&options, &progress::TerminalProgress::new())
+    let report = build_site(&options, &progress::TerminalProgress::new("models"))
         .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;
     let shown = if args.all_notes { report.notes.len() } else { NOTES_SHOWN };
     for note in report.notes.iter().take(shown) {
@@ -255,6 +285,53 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         report.built.saturating_sub(report.rendered),
     );
     Ok(exit_code(report.errors.is_empty()))
+}
+
+fn deploy(args: DeployArgs) -> anyhow::Result<ExitCode> {
+    let options = DeployOptions {
+        settings: load_settings(args.config.as_deref())?.deploy,
+        out_dir: args.out,
+        destination: args.destination,
+        dry_run: args.dry_run,
+        full: args.full,
+        max_deletes: args.max_deletes,
+    };
+    let report = modelpages_deploy::deploy(&options, &progress::TerminalProgress::new("files"))
+        .with_context(|| format!("deploy of {} stopped", options.out_dir.display()))?;
+    let plan = &report.plan;
+    if let Some(why) = &plan.full {
+        eprintln!("note: compared the whole site with the destination: {why}");
+    }
+    for skipped in &plan.skipped {
+        eprintln!("note: {skipped} is not a regular file of the site and is not deployed");
+    }
+    if report.dry_run {
+        let mut stdout = std::io::stdout().lock();
+        for rel in plan.uploads() {
+            writeln!(stdout, "upload {rel}")?;
+        }
+        for rel in &plan.removals {
+            writeln!(stdout, "remove {rel}")?;
+        }
+        eprintln!(
+            "dry run: would upload {} files and remove {} ({} unchanged) on {}; nothing was changed",
+            plan.upload_count(),
+            plan.removals.len(),
+            plan.unchanged,
+            report.destination
+        );
+        if let Some(refused) = &report.refused {
+            eprintln!("error: {refused}");
+            return Ok(ExitCode::FAILURE);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let resumed = if report.resumed > 0 { format!(", {} already sent by an interrupted deploy", report.resumed) } else { String::new() };
+    eprintln!(
+        "deployed to {}: uploaded {} files, removed {}{resumed} in {:.2}s",
+        report.destination, report.uploaded, report.removed, report.seconds
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn report_errors<E: std::fmt::Display>(errors: impl Iterator<Item = E>) {

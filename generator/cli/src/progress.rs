@@ -1,5 +1,5 @@
-//! A progress bar for builds that take more than a second, drawn only when
-//! stderr is a terminal (logs and CI get the plain summary line alone).
+//! A progress bar for builds and deploys that take more than a second, drawn
+//! only when stderr is a terminal (logs and CI get the plain summary line alone).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,14 +12,17 @@ const SHOW_AFTER: Duration = Duration::from_secs(1);
 
 pub struct TerminalProgress {
     bar: ProgressBar,
+    /// What is counted: `models`, `files`.
+    unit: &'static str,
     started: Instant,
     enabled: bool,
     shown: AtomicBool,
 }
 
 impl TerminalProgress {
-    pub fn new() -> TerminalProgress {
+    pub fn new(unit: &'static str) -> TerminalProgress {
         TerminalProgress {
+            unit,
             // Hidden until the build has run for a second.
             bar: ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden()),
             started: Instant::now(),
@@ -32,7 +35,8 @@ impl TerminalProgress {
 impl Progress for TerminalProgress {
     fn start(&self, total: u64) {
         self.bar.set_length(total);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} models {per_sec} {eta} left") {
+        let template = format!("{{bar:40}} {{pos}}/{{len}} {} {{per_sec}} {{eta}} left", self.unit);
+        if let Ok(style) = ProgressStyle::with_template(&template) {
             self.bar.set_style(style);
         }
     }

@@ -21,6 +21,10 @@ use modelpages_testkit::html::{live_markup, tokens, Node, SiteMarkup};
 /// images and connections; no plugins, no `<base>`, no form posts.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; \
                    connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+/// The same with `https:` images, for a page whose card shows some (and
+/// nothing else from another host).
+const CSP_REMOTE_IMAGES: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; \
+                                 font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /// Long enough for the whole corpus on a slow machine; a build that waits on
 /// a FIFO never finishes.
@@ -216,7 +220,12 @@ fn site_markup(out: &Path) -> SiteMarkup {
     let assets: Vec<String> =
         fs::read_dir(out.join("assets")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     let find = |prefix: &str, ext: &str| assets.iter().find(|a| a.starts_with(prefix) && a.ends_with(ext)).map(|a| format!("/assets/{a}"));
-    SiteMarkup { csp: CSP.to_owned(), stylesheet: find("style.", ".css").expect("a stylesheet"), script: find("islands", ".js") }
+    SiteMarkup {
+        csp: CSP.to_owned(),
+        csp_remote_images: Some(CSP_REMOTE_IMAGES.to_owned()),
+        stylesheet: find("style.", ".css").expect("a stylesheet"),
+        script: find("islands", ".js"),
+    }
 }
 
 #[test]

@@ -64,7 +64,11 @@ fn a_folder_of_other_files_is_refused_and_left_as_it_was() {
     assert!(docs.join(".modelpages-site").is_file(), "the site is marked");
     assert!(!fs::read_to_string(docs.join("sitemap.xml")).unwrap().contains("modelpages-site"), "the marker is no page");
     assert_eq!(build(&models, &docs, &site_src()).code, 0);
-    assert_eq!(leftovers_of(tmp.path(), "docs"), vec![".docs.manifest".to_owned()], "the lock goes with the build");
+    assert_eq!(
+        leftovers_of(tmp.path(), "docs"),
+        vec![".docs.changes".to_owned(), ".docs.manifest".to_owned()],
+        "the lock goes with the build"
+    );
 }
 
 #[test]
@@ -148,11 +152,13 @@ fn a_failed_build_leaves_no_lock_manifest_or_staging_behind() {
     assert_eq!(leftovers_of(tmp.path(), "dist"), Vec::<String>::new());
     assert!(!out.exists());
 
-    // With a site in place, a failing build leaves just what was there.
+    // With a site in place, a failing build leaves just what was there,
+    // its change set saying that it failed (so no deploy takes the site).
     assert_eq!(build(&models, &out, &site_src()).code, 0);
     let run = build(&tmp.path().join("no-models"), &out, &site_src());
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(leftovers_of(tmp.path(), "dist"), vec![".dist.manifest".to_owned()]);
+    assert_eq!(leftovers_of(tmp.path(), "dist"), vec![".dist.changes".to_owned(), ".dist.manifest".to_owned()]);
+    assert!(fs::read_to_string(tmp.path().join(".dist.changes")).unwrap().contains(r#""state": "failed""#));
 }
 
 /// A site in `tmp/dist` built from a small corpus in `tmp/models`.

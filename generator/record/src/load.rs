@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::shown::printable;
 use crate::{ModelCard, ModelId, ModelRecord};
 
 pub const RECORD_FILE: &str = "model.json";
@@ -40,20 +41,9 @@ pub enum RecordError {
     Invalid { path: PathBuf, message: String },
 }
 
-/// A path as the build log shows it. Folder names come from anyone, so
-/// control and bidi characters are written as escapes (`\u{1b}`): a name
-/// cannot recolour, retitle or rearrange the terminal that shows the log.
+/// A path as the build log shows it (see [`printable`]).
 fn shown(path: &Path) -> String {
-    let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    let mut out = String::new();
-    for c in path.to_string_lossy().chars() {
-        if c.is_control() || bidi(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    printable(&path.to_string_lossy())
 }
 
 impl RecordError {

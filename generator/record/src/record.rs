@@ -1,7 +1,21 @@
 //! The model record: `model.json`, in the shape the Hub API returns.
+//!
+//! Two kinds of fields. Those the generators read to make examples
+//! (`pipeline_tag`, `tags`, `widgetData`, ...) are strict: a wrong type fails
+//! the record with an error at its line and column, as an example built on a
+//! misread value would mislead. Those that only describe the model
+//! (`safetensors`, `gated`, `model-index`, ... see [`crate::hub_fields`]) are
+//! lenient: a wrong type is ignored and noted, and the model still builds.
+//!
+//! The task: a record saved with `?expand[]=inferenceProviderMapping` has no
+//! `pipeline_tag`, only the providers' mapping, whose entries each name the
+//! task they serve. [`ModelRecord::task`] falls back on it, as the Hub does,
+//! reading the chat task `conversational` as `text-generation`.
 
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::hub_fields::{self, null_as_default, EvalResult, Gated, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
 
 /// One model as described by its `model.json`.
 ///
@@ -39,6 +53,22 @@ pub struct ModelRecord {
     pub likes: Option<u64>,
     #[serde(default)]
     pub last_modified: Option<String>,
+    /// Parameter counts per tensor type and in total.
+    #[serde(default)]
+    pub safetensors: Lenient<Safetensors>,
+    #[serde(default)]
+    pub gated: Lenient<Gated>,
+    /// Evaluation results, in the card metadata's format.
+    #[serde(rename = "model-index", default)]
+    pub model_index: Lenient<Vec<ModelIndexEntry>>,
+    #[serde(default)]
+    pub created_at: Lenient<String>,
+    /// Bytes the repository takes on the Hub, every revision included.
+    #[serde(default)]
+    pub used_storage: Lenient<u64>,
+    /// Ids of the Spaces that use the model.
+    #[serde(default)]
+    pub spaces: Lenient<Vec<String>>,
 }
 
 /// How the transformers library loads the model.
@@ -75,10 +105,71 @@ pub struct Sibling {
     pub size: Option<u64>,
 }
 
+/// The task of the provider-mapping entries that serve a chat model.
+const CHAT_TASK: &str = "conversational";
+
 impl ModelRecord {
-    /// The task the card or the Hub gives for this model, if any.
+    /// The model's task: its `pipeline_tag`, or else the task the first
+    /// provider-mapping entry that names one serves (`conversational` read
+    /// as `text-generation`, as the Hub does).
     pub fn task(&self) -> Option<&str> {
-        self.pipeline_tag.as_deref().filter(|t| !t.is_empty())
+        self.pipeline_tag.as_deref().filter(|t| !t.is_empty()).or_else(|| self.provider_task())
+    }
+
+    /// The task of the first provider-mapping entry that names one.
+    fn provider_task(&self) -> Option<&str> {
+        let task = self.mapping_tasks().next()?;
+        Some(if task == CHAT_TASK { "text-generation" } else { task })
+    }
+
+    /// A chat model: tagged `conversational`, or served for chat by a provider.
+    pub fn is_conversational(&self) -> bool {
+        self.has_tag(CHAT_TASK) || self.mapping_tasks().any(|t| t == CHAT_TASK)
+    }
+
+    /// The non-empty `task` of each provider-mapping entry, in the mapping's
+    /// order; the mapping is an object keyed by provider or a list, and
+    /// entries of other shapes are skipped.
+    fn mapping_tasks(&self) -> impl Iterator<Item = &str> {
+        let entries: Box<dyn Iterator<Item = &Value>> = match &self.inference_provider_mapping {
+            Some(Value::Object(map)) => Box::new(map.values()),
+            Some(Value::Array(items)) => Box::new(items.iter()),
+            _ => Box::new(std::iter::empty()),
+        };
+        entries.filter_map(Value::as_object).filter_map(|entry: &Map<String, Value>| entry.get("task")?.as_str()).filter(|t| !t.is_empty())
+    }
+
+    /// `cardData.base_model`: the models this one was made from (none when
+    /// it is missing or of the wrong shape).
+    pub fn base_models(&self) -> Vec<&str> {
+        match hub_fields::base_models(self.card_data.as_ref()) {
+            Lenient::Parsed(ids) => ids,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every evaluation result of `model-index`, in the record's order.
+    pub fn evaluation_results(&self) -> impl Iterator<Item = &EvalResult> {
+        self.model_index.get().into_iter().flatten().flat_map(|entry| &entry.results)
+    }
+
+    /// The descriptive fields that were present but left out, with the
+    /// reason, in a fixed order: the build's notes.
+    pub fn ignored_fields(&self) -> Vec<IgnoredField> {
+        let base_model = hub_fields::base_models(self.card_data.as_ref());
+        let fields: [(&'static str, Option<&str>); 7] = [
+            ("safetensors", self.safetensors.ignored()),
+            ("gated", self.gated.ignored()),
+            ("model-index", self.model_index.ignored()),
+            ("createdAt", self.created_at.ignored()),
+            ("usedStorage", self.used_storage.ignored()),
+            ("spaces", self.spaces.ignored()),
+            ("cardData.base_model", base_model.ignored()),
+        ];
+        fields
+            .into_iter()
+            .filter_map(|(field, why)| Some(IgnoredField { field, why: why?.to_owned() }))
+            .collect()
     }
 
     pub fn library(&self) -> Option<&str> {
@@ -88,14 +179,6 @@ impl ModelRecord {
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.iter().any(|t| t == tag)
     }
-}
-
-fn null_as_default<'de, D, T>(de: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(de)?.unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -157,5 +240,71 @@ mod tests {
         ] {
             assert!(serde_json::from_str::<ModelRecord>(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn task_falls_back_on_the_provider_mapping() {
+        let image: ModelRecord = serde_json::from_str(
+            r#"{"id": "ByteDance/SDXL-Lightning", "inferenceProviderMapping": {
+                "fal-ai": {"status": "live", "providerId": "fal-ai/lightning-models", "task": "text-to-image"},
+                "replicate": {"status": "live", "providerId": "bytedance/sdxl-lightning-4step", "task": "text-to-image"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(image.task(), Some("text-to-image"));
+        assert!(!image.is_conversational());
+        let chat: ModelRecord = serde_json::from_str(
+            r#"{"id": "a/b", "inferenceProviderMapping": [{"provider": "x", "status": "live"},
+                {"provider": "together", "task": "conversational", "providerId": "p"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(chat.task(), Some("text-generation"));
+        assert!(chat.is_conversational());
+        // The record's own pipeline_tag wins.
+        let own: ModelRecord = serde_json::from_str(
+            r#"{"id": "a/b", "pipeline_tag": "image-text-to-text", "inferenceProviderMapping": {"x": {"task": "conversational"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(own.task(), Some("image-text-to-text"));
+        for odd in [r#""fal-ai""#, r#"[1, {"task": 5}, {"task": ""}]"#, "{}"] {
+            let r: ModelRecord = serde_json::from_str(&format!(r#"{{"id": "a/b", "inferenceProviderMapping": {odd}}}"#)).unwrap();
+            assert_eq!(r.task(), None, "{odd}");
+        }
+    }
+
+    #[test]
+    fn reads_the_descriptive_hub_fields() {
+        let json = r#"{"id": "meta-llama/Meta-Llama-3-8B-Instruct", "gated": "manual",
+            "safetensors": {"parameters": {"BF16": 8030261248}, "total": 8030261248},
+            "model-index": [{"name": "m", "results": [{"task": {"type": "text-generation"},
+                "dataset": {"name": "Drop (3-Shot)", "type": "drop"}, "metrics": [{"type": "f1", "value": 9.66}]}]}],
+            "createdAt": "2024-04-17T09:35:12.000Z", "usedStorage": 96262052839,
+            "spaces": ["a/space", "b/space"], "cardData": {"base_model": ["x/base", "y/base"]}}"#;
+        let r: ModelRecord = serde_json::from_str(json).unwrap();
+        assert_eq!(r.gated.get(), Some(&Gated::Manual));
+        assert_eq!(r.safetensors.get().unwrap().total, 8_030_261_248);
+        assert_eq!(r.evaluation_results().count(), 1);
+        assert_eq!(r.created_at.get().map(String::as_str), Some("2024-04-17T09:35:12.000Z"));
+        assert_eq!(r.used_storage.get(), Some(&96_262_052_839));
+        assert_eq!(r.spaces.get().unwrap().len(), 2);
+        assert_eq!(r.base_models(), ["x/base", "y/base"]);
+        assert!(r.ignored_fields().is_empty());
+    }
+
+    #[test]
+    fn descriptive_fields_of_the_wrong_type_are_ignored_not_errors() {
+        let json = r#"{"id": "a/b", "gated": true, "safetensors": "lots", "model-index": {"name": "m"},
+            "createdAt": 1700000000, "usedStorage": "1 GB", "spaces": "a/space", "cardData": {"base_model": 5}}"#;
+        let r: ModelRecord = serde_json::from_str(json).expect("a wrong descriptive field never fails the record");
+        let fields: Vec<&str> = r.ignored_fields().iter().map(|f| f.field).collect();
+        assert_eq!(
+            fields,
+            ["safetensors", "gated", "model-index", "createdAt", "usedStorage", "spaces", "cardData.base_model"]
+        );
+        assert!(r.gated.get().is_none() && r.safetensors.get().is_none() && r.base_models().is_empty());
+        assert_eq!(r.evaluation_results().count(), 0);
+        // null is missing, not ignored.
+        let nulls: ModelRecord =
+            serde_json::from_str(r#"{"id": "a/b", "gated": null, "model-index": null, "spaces": null}"#).unwrap();
+        assert!(nulls.ignored_fields().is_empty());
     }
 }

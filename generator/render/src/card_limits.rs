@@ -2,10 +2,13 @@
 //!
 //! A card is at most 8 MiB (the record crate refuses larger ones), and
 //! within that anything goes: these bounds keep its page, time and memory
-//! linear in its size. Real cards stay well inside each of them.
+//! linear in its size. Real cards stay well inside each of them. Formulas
+//! have bounds of their own (see [`crate::card_math`]); the files a card
+//! may have copied beside its page are bounded by the site crate.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use crate::card_math::{MAX_FORMULAS_PER_CARD, MAX_FORMULA_BYTES, MAX_FORMULA_DEPTH, MAX_MATH_BYTES_PER_CARD};
 use crate::html_cost::Excess;
 
 /// Markdown containers (quotes, lists, emphasis...) nested deeper than this
@@ -55,6 +58,10 @@ pub(crate) struct CardNotes {
     pub(crate) raw_html: Option<Excess>,
     /// What the sanitiser takes from the card, when its HTML was larger.
     pub(crate) too_large: Option<usize>,
+    /// Formulas shown as code, by [`crate::card_math::MathProblem`].
+    pub(crate) math_problems: [usize; 4],
+    /// References dropped because they would leave the model's folder.
+    pub(crate) dropped_references: usize,
 }
 
 impl CardNotes {
@@ -71,6 +78,30 @@ impl CardNotes {
         }
         if self.flattened {
             notes.push(format!("Markdown nested deeper than {MAX_NESTING} levels is shown flattened"));
+        }
+        let [too_long, too_deep, unreadable, over_budget] = self.math_problems;
+        for (count, why) in [
+            (too_long, format!("longer than {} KiB", MAX_FORMULA_BYTES >> 10)),
+            (too_deep, format!("nested deeper than {MAX_FORMULA_DEPTH} levels")),
+            (unreadable, "not LaTeX math the converter reads".to_owned()),
+            (
+                over_budget,
+                format!(
+                    "past the card's first {MAX_FORMULAS_PER_CARD} formulas or {} KiB of math",
+                    MAX_MATH_BYTES_PER_CARD >> 10
+                ),
+            ),
+        ] {
+            if count > 0 {
+                notes.push(format!("{count} formula{} shown as code ({why})", if count == 1 { "" } else { "s" }));
+            }
+        }
+        if self.dropped_references > 0 {
+            notes.push(format!(
+                "{} reference{} leaving the model's folder (`..`, another host) dropped",
+                self.dropped_references,
+                if self.dropped_references == 1 { "" } else { "s" }
+            ));
         }
         if self.unhighlighted {
             notes.push(format!(

@@ -1,11 +1,17 @@
-//! Rendering for modelpages: model cards (Markdown, sanitised), build-time
-//! syntax highlighting, and the page templates.
+//! Rendering for modelpages: model cards (Markdown, sanitised, with math
+//! and heading ids), build-time syntax highlighting, and the page templates.
 //!
 //! Nothing here touches the file system except loading templates; callers get
 //! strings back and decide where they go.
 
 mod card_events;
 mod card_limits;
+mod card_links;
+mod card_math;
+mod card_rewrite;
+mod card_sanitiser;
+mod heading_ids;
+mod mathml_allowlist;
 mod highlight;
 mod html_cost;
 mod line_cache;
@@ -17,6 +23,8 @@ mod pages;
 mod placeholders;
 mod templates;
 
+pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
+pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use local::{LocalAppAction, LocalAppExample};
 pub use markdown::{render_card, RenderedCard};

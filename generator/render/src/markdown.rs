@@ -1,12 +1,15 @@
-//! Model cards: Markdown to sanitised HTML with highlighted code blocks.
+//! Model cards: Markdown to sanitised HTML with highlighted code blocks,
+//! math as MathML, and headings with ids.
 //!
 //! Cards are written by anyone. A card of plain Markdown (no raw HTML,
-//! images, footnotes or unusual links: most cards) is written straight from
-//! pulldown-cmark's events, which escape every text and attribute; any other
-//! card goes through ammonia, which costs more than the rest of the card.
-//! Tests check that ammonia would leave the first kind as it is. Highlighted
-//! code is produced by us and is safe, so it is kept out of the sanitiser
-//! (see [`crate::placeholders`]).
+//! images, footnotes, in-card or relative links: most cards) is written
+//! straight from pulldown-cmark's events, which escape every text and
+//! attribute; any other card goes through ammonia (see
+//! [`crate::card_sanitiser`]), which costs more than the rest of the card,
+//! and then through [`crate::card_rewrite`], which resolves its links and
+//! ids in the card's context. Tests check that ammonia would leave the first
+//! kind as it is. Highlighted code and MathML are produced by us and are
+//! safe, so they are kept out of the sanitiser (see [`crate::placeholders`]).
 //!
 //! A large card's events are written as they are parsed, never held all at
 //! once: it is first written as plain Markdown and, at its first event that
@@ -14,35 +17,45 @@
 //! bounded (see [`crate::card_limits`]); raw HTML that would cost the
 //! sanitiser too much (see [`crate::html_cost`]) is shown as text.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashSet;
-use std::sync::OnceLock;
 
-use pulldown_cmark::{Alignment, Event, LinkType, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
 use pulldown_cmark_escape::{escape_href, escape_html};
 
 use crate::card_events::{CardEvents, CardState, Piece, RawHtml};
 use crate::card_limits::{large_card_turn, sanitiser_takes, CardNotes, MAX_HIGHLIGHTED_BYTES, MAX_HIGHLIGHTED_LINE};
+use crate::card_links::CardContext;
+use crate::card_rewrite::{rewrite, CardMarkup};
+use crate::card_sanitiser::sanitizer;
+use crate::heading_ids::CardHeading;
 use crate::highlight::{escape_html as escape_text, Highlighter, ShapeValues};
 use crate::html_cost;
 use crate::placeholders::Placeholders;
 
-/// Card ids get this prefix so a card cannot clobber ids the page relies on.
-const ID_PREFIX: &str = "user-content-";
-
-/// A card's HTML, safe to put in a page, and what the card lost to the
-/// limits on what a card may cost (see [`crate::card_limits`]).
+/// A card's HTML, safe to put in a page, its headings, and what the card
+/// lost to the limits on what a card may cost (see [`crate::card_limits`]).
 #[derive(Debug)]
 pub struct RenderedCard {
     pub html: String,
     pub notes: Vec<String>,
+    /// In order, with the ids the HTML gives them.
+    pub headings: Vec<CardHeading>,
+    /// Whether the HTML shows images from other hosts (`https:`): its page
+    /// must allow them.
+    pub remote_images: bool,
 }
 
 /// Renders a card's Markdown body to HTML that is safe to put in a page.
 /// `values` are the model's own strings (id, name...): code blocks that
 /// differ only by them share one highlighting (see [`Highlighter::highlight_example`]).
-pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &ShapeValues<'_>) -> RenderedCard {
+/// `context` says where the card's relative references lead and whether
+/// remote images are shown.
+pub fn render_card(
+    markdown: &str,
+    highlighter: &Highlighter,
+    values: &ShapeValues<'_>,
+    context: &CardContext,
+) -> RenderedCard {
     let _turn = large_card_turn(markdown.len());
     let mut highlight_left = MAX_HIGHLIGHTED_BYTES;
     let mut unhighlighted = false;
@@ -59,9 +72,10 @@ pub fn render_card(markdown: &str, highlighter: &Highlighter, values: &ShapeValu
         };
         format!("<pre class=\"hl-code\"><code>{highlighted}</code></pre>")
     };
-    let (html, _, mut notes) = card_html(markdown, Path::Fastest, &mut code_block);
+    let card = card_html(markdown, Path::Fastest, context, &mut code_block);
+    let mut notes = card.notes;
     notes.unhighlighted = unhighlighted;
-    RenderedCard { html, notes: notes.into_notes() }
+    RenderedCard { html: card.html, notes: notes.into_notes(), headings: card.headings, remote_images: card.remote_images }
 }
 
 /// Whether a line of `code` is over [`MAX_HIGHLIGHTED_LINE`] bytes.
@@ -92,12 +106,34 @@ enum Path {
 /// bytes a byte of card.
 const HELD_EVENTS_CARD_BYTES: usize = 256 << 10;
 
+/// What [`card_html`] made of a card.
+struct CardHtml {
+    html: String,
+    /// Whether it was written without ammonia (which tests compare).
+    #[cfg_attr(not(test), allow(dead_code))]
+    trusted: bool,
+    notes: CardNotes,
+    headings: Vec<CardHeading>,
+    remote_images: bool,
+}
+
 /// The card's HTML with each code block written by `code_block(code, lang)`,
-/// which must return safe HTML, whether it was written without ammonia, and
-/// what the card lost to the limits.
-fn card_html(markdown: &str, path: Path, code_block: &mut dyn FnMut(&str, &str) -> String) -> (String, bool, CardNotes) {
-    let mut notes = CardNotes::default();
+/// which must return safe HTML.
+fn card_html(
+    markdown: &str,
+    path: Path,
+    context: &CardContext,
+    code_block: &mut dyn FnMut(&str, &str) -> String,
+) -> CardHtml {
     let state = CardState::default();
+    let done = |html: String, trusted: bool, mut notes: CardNotes, rewritten: Option<(bool, usize)>| {
+        notes.flattened = state.flattened.get();
+        notes.math_problems = state.math_problems.get();
+        let (remote_images, dropped) = rewritten.unwrap_or_default();
+        notes.dropped_references = dropped;
+        CardHtml { html, trusted, notes, headings: state.headings.take(), remote_images }
+    };
+    let mut notes = CardNotes::default();
     let mut raw = RawHtml::Sanitise;
     loop {
         let sanitised = if markdown.len() <= HELD_EVENTS_CARD_BYTES {
@@ -111,10 +147,9 @@ fn card_html(markdown: &str, path: Path, code_block: &mut dyn FnMut(&str, &str) 
             }
             if trusted {
                 let html = fast_html(pieces.into_iter(), &state.blocks, Blocks::Move, markdown.len());
-                notes.flattened = state.flattened.get();
-                return (html, true, notes);
+                return done(html, true, notes, None);
             }
-            sanitised_html(pieces.into_iter(), &state, markdown.len())
+            sanitised_html(pieces.into_iter(), &state, context, markdown.len())
         } else {
             if path == Path::Fastest {
                 // Written until the first event that needs ammonia, if any.
@@ -125,15 +160,13 @@ fn card_html(markdown: &str, path: Path, code_block: &mut dyn FnMut(&str, &str) 
                 });
                 let html = fast_html(card, &state.blocks, Blocks::Copy, markdown.len());
                 if trusted {
-                    notes.flattened = state.flattened.get();
-                    return (html, true, notes);
+                    return done(html, true, notes, None);
                 }
             }
-            sanitised_html(CardEvents::new(markdown, raw, &state, code_block), &state, markdown.len())
+            sanitised_html(CardEvents::new(markdown, raw, &state, code_block), &state, context, markdown.len())
         };
-        notes.flattened = state.flattened.get();
         match sanitised {
-            Ok(html) => return (html, false, notes),
+            Ok(card) => return done(card.html, false, notes, Some((card.remote_images, card.dropped))),
             Err(Unsanitised::RawHtml(excess)) => {
                 notes.raw_html = Some(excess);
                 raw = RawHtml::AsText;
@@ -143,7 +176,8 @@ fn card_html(markdown: &str, path: Path, code_block: &mut dyn FnMut(&str, &str) 
                 let mut html = String::from("<pre>");
                 html.push_str(&escape_text(markdown));
                 html.push_str("</pre>");
-                return (html, false, notes);
+                state.headings.take();
+                return done(html, false, notes, None);
             }
         }
     }
@@ -165,10 +199,11 @@ fn fast_html<'a>(
     markdown_len: usize,
 ) -> String {
     let events = pieces.map(|piece| match piece {
-        Piece::Code(index) => {
+        Piece::Code(index) | Piece::Inline(index) => {
+            let inline = matches!(piece, Piece::Inline(_));
             let block = &mut blocks.borrow_mut()[index];
             let block = if take == Blocks::Move { std::mem::take(block) } else { block.clone() };
-            Event::Html(block.into())
+            if inline { Event::InlineHtml(block.into()) } else { Event::Html(block.into()) }
         }
         Piece::Event(Event::Start(Tag::Link { dest_url, title, .. })) => {
             Event::InlineHtml(link_start(&dest_url, &title).into())
@@ -196,16 +231,31 @@ enum Unsanitised {
     TooLarge(usize),
 }
 
-/// The card through ammonia, or why not.
+/// A sanitised card's HTML, whether it shows remote images, and how many
+/// of its references were dropped (see [`crate::card_rewrite`]).
+struct Sanitised {
+    html: String,
+    remote_images: bool,
+    dropped: usize,
+}
+
+/// The card through ammonia and the card's context, or why not.
 fn sanitised_html<'a>(
     mut pieces: impl Iterator<Item = Piece<'a>>,
     state: &CardState,
+    context: &CardContext,
     markdown_len: usize,
-) -> Result<String, Unsanitised> {
+) -> Result<Sanitised, Unsanitised> {
     let places = Placeholders::new();
     let mut html = String::with_capacity(markdown_len * 3 / 2);
     let events = pieces.by_ref().map(|piece| match piece {
         Piece::Code(index) => Event::Html(places.paragraph(index).into()),
+        Piece::Inline(index) => Event::Text(places.token(index).into()),
+        // Marked as the card's own, which raw HTML's ids cannot be.
+        Piece::Event(Event::Start(Tag::Heading { level, id: Some(id), classes, attrs })) => {
+            let id = CowStr::from(places.heading_id(&id));
+            Event::Start(Tag::Heading { level, id: Some(id), classes, attrs })
+        }
         Piece::Event(event) => event,
     });
     let takes = sanitiser_takes(markdown_len);
@@ -223,11 +273,17 @@ fn sanitised_html<'a>(
         drop(html);
         dom.to_string()
     };
+    let markup = CardMarkup {
+        context,
+        headings: &state.heading_ids.borrow(),
+        footnotes: &state.footnotes.borrow(),
+        heading_token: &places.heading_token(),
+    };
+    let card = rewrite(&clean, &markup);
+    drop(clean);
     let blocks = state.blocks.borrow();
-    if blocks.is_empty() {
-        return Ok(clean);
-    }
-    Ok(places.fill(&clean, &blocks))
+    let html = if blocks.is_empty() { card.html } else { places.fill(&card.html, &blocks) };
+    Ok(Sanitised { html, remote_images: card.remote_images, dropped: card.dropped })
 }
 
 /// Writes into `html` until it would be over `cap` bytes; then fails, which
@@ -250,7 +306,9 @@ impl std::fmt::Write for Capped<'_> {
 /// Whether `event` can be written without ammonia, which most cards allow:
 /// pulldown-cmark escapes all text and attributes, so what is left to check
 /// is raw HTML, URLs and ids. Images, footnotes (ids), in-page links (ids)
-/// and links with anything but a plain URL send the card through ammonia.
+/// and links with anything but a plain web URL send the card through
+/// ammonia and the pass that resolves them. Headings' ids are the card
+/// events' own (see [`crate::heading_ids`]).
 fn is_trusted(event: &Event) -> bool {
     match event {
         Event::Html(_) | Event::InlineHtml(_) | Event::FootnoteReference(_) => false,
@@ -258,7 +316,7 @@ fn is_trusted(event: &Event) -> bool {
         Event::Start(Tag::Link { link_type, dest_url, .. }) => {
             *link_type != LinkType::Email && is_plain_url(dest_url)
         }
-        Event::Start(Tag::Heading { id, classes, attrs, .. }) => id.is_none() && classes.is_empty() && attrs.is_empty(),
+        Event::Start(Tag::Heading { classes, attrs, .. }) => classes.is_empty() && attrs.is_empty(),
         Event::Start(tag) => matches!(
             tag,
             Tag::Paragraph
@@ -279,16 +337,12 @@ fn is_trusted(event: &Event) -> bool {
     }
 }
 
-/// A web or mail URL, or a relative path, of characters that need no
-/// second look: the URLs ammonia would keep as they are.
+/// A web or mail URL of characters that need no second look: the URLs
+/// ammonia would keep as they are. Relative paths are not: they lead to a
+/// file of the model's, which [`crate::card_rewrite`] resolves.
 fn is_plain_url(url: &str) -> bool {
-    let rest = ["https://", "http://", "mailto:"].iter().find_map(|s| url.strip_prefix(s));
-    let path = match rest {
-        Some(rest) => rest,
-        None if url.starts_with(['/', '#']) || url.contains(':') => return false,
-        None => url,
-    };
-    !url.is_empty() && path.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~/?=&%+@:,;!*()".contains(&b))
+    let Some(rest) = ["https://", "http://", "mailto:"].iter().find_map(|s| url.strip_prefix(s)) else { return false };
+    rest.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~/?=&%+@:,;!*()".contains(&b))
 }
 
 /// An opening `<a>` as ammonia would leave it: escaped, with its `rel`.
@@ -304,58 +358,19 @@ fn link_start(dest_url: &str, title: &str) -> String {
     a
 }
 
-fn sanitizer() -> &'static ammonia::Builder<'static> {
-    static BUILDER: OnceLock<ammonia::Builder<'static>> = OnceLock::new();
-    BUILDER.get_or_init(|| {
-        let mut b = ammonia::Builder::default();
-        // Task lists render as disabled checkboxes; nothing else may be an input.
-        b.add_tags(["input"])
-            .add_tag_attributes("input", ["checked", "type"])
-            .set_tag_attribute_value("input", "disabled", "")
-            .add_tag_attribute_values("input", "type", ["checkbox"])
-            .add_generic_attributes(["id"])
-            .id_prefix(Some(ID_PREFIX))
-            .url_schemes(HashSet::from(["http", "https", "mailto"]))
-            .attribute_filter(|_element, attribute, value| {
-                // Pages load nothing from other hosts (the CSP would block it
-                // anyway): an image from elsewhere keeps only its alt text.
-                if attribute == "src" && names_another_host(value) {
-                    return None;
-                }
-                // In-page links follow the prefixed ids (footnotes, anchors).
-                match value.strip_prefix('#') {
-                    Some(fragment) if attribute == "href" => {
-                        Some(Cow::Owned(format!("#{ID_PREFIX}{fragment}")))
-                    }
-                    _ => Some(Cow::Borrowed(value)),
-                }
-            });
-        b
-    })
-}
-
-/// Whether a URL leads away from the page's own host: it has a scheme, or it
-/// starts with two slashes (browsers read `\\` as `/`), after the leading
-/// blanks and controls browsers skip.
-fn names_another_host(url: &str) -> bool {
-    let url = url.trim_start_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control());
-    let mut start = url.chars().take(2);
-    if start.clone().count() == 2 && start.all(|c| c == '/' || c == '\\') {
-        return true;
-    }
-    // A colon before any path, query or fragment ends a scheme.
-    match (url.find(':'), url.find(['/', '?', '#', '\\'])) {
-        (Some(colon), path) if colon > 0 => path.is_none_or(|path| colon < path),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
+    use std::sync::OnceLock;
 
     fn render(md: &str) -> String {
-        render_card(md, &Highlighter::new(), &ShapeValues::new(&[])).html
+        render_with(md, true).html
+    }
+
+    fn render_with(md: &str, remote_images: bool) -> RenderedCard {
+        let context = CardContext::hub_only("https://hub.example", "org/model", remote_images);
+        render_card(md, &Highlighter::new(), &ShapeValues::new(&[]), &context)
     }
 
     #[test]
@@ -393,17 +408,54 @@ mod tests {
     }
 
     #[test]
-    fn images_from_other_hosts_lose_their_source() {
-        let html = render(
-            "![a](https://evil.example/a.png) <img src=\"//evil.example/b.png\" alt=\"b\"> \
-             <img src=\"/\\evil.example/c.png\" alt=\"c\"> <img src=\" http://evil.example/d.png\"> ![e](pics/e.png)",
-        );
-        assert!(!html.contains("evil.example"), "{html}");
-        assert!(html.contains("alt=\"a\"") && html.contains("alt=\"b\""), "{html}");
-        assert!(html.contains("src=\"pics/e.png\""), "a relative image stays: {html}");
-        for (url, other) in [("a.png", false), ("/x/a.png", false), ("a:b", true), ("HTTPS://x", true), ("?q=a:b", false), ("\\/x", true)] {
-            assert_eq!(names_another_host(url), other, "{url}");
+    fn images_from_other_hosts_lose_their_source_unless_https_and_allowed() {
+        let md = "![a](https://x.example/a.png) <img src=\"//evil.example/b.png\" alt=\"b\"> \
+                  <img src=\"/\\evil.example/c.png\" alt=\"c\"> <img src=\" http://evil.example/d.png\"> ![e](pics/e.png)";
+        let on = render_with(md, true);
+        assert!(!on.html.contains("evil.example"), "{}", on.html);
+        assert!(on.html.contains("<img src=\"https://x.example/a.png\" alt=\"a\" loading=\"lazy\" referrerpolicy=\"no-referrer\">"), "{}", on.html);
+        assert!(on.html.contains("src=\"https://hub.example/org/model/resolve/main/pics/e.png\""), "{}", on.html);
+        assert!(on.remote_images);
+        let off = render_with(md, false);
+        assert!(!off.html.contains("src=") && off.html.contains("alt=\"a\"") && off.html.contains("alt=\"b\""), "{}", off.html);
+        assert!(!off.remote_images);
+        assert!(!render_with("![a](https://x.example/a.png)", false).remote_images);
+    }
+
+    #[test]
+    fn headings_get_ids_and_in_card_links_land_on_them() {
+        let card = render("# Title\n\n- [Usage](#usage)\n- [Main](#main)\n- [Note](#note)\n\n## Usage\n\n## Main\n\n<a id=\"note\"></a>\n\n<h1>Raw</h1>\n");
+        for expected in [
+            "<h2 id=\"title\">Title</h2>",
+            "<a href=\"#usage\" rel=\"noopener noreferrer\">Usage</a>",
+            "<a href=\"#section-main\" rel=\"noopener noreferrer\">Main</a>",
+            "<a href=\"#user-content-note\" rel=\"noopener noreferrer\">Note</a>",
+            "<h3 id=\"usage\">Usage</h3>",
+            "<h3 id=\"section-main\">Main</h3>",
+            "<a id=\"user-content-note\" rel=\"noopener noreferrer\"></a>",
+            "<h2>Raw</h2>",
+        ] {
+            assert!(card.contains(expected), "{expected} in {card}");
         }
+        assert!(!card.contains("<h1"), "{card}");
+        let plain = render_with("# One\n\n## Two\n\ntext\n", true);
+        assert_eq!(plain.html, "<h2 id=\"one\">One</h2>\n<h3 id=\"two\">Two</h3>\n<p>text</p>\n");
+        assert_eq!(plain.headings.iter().map(|h| (h.level, h.id.as_str())).collect::<Vec<_>>(), [(2, "one"), (3, "two")]);
+    }
+
+    #[test]
+    fn math_renders_and_bad_math_is_code() {
+        let card = render_with("Inline $x^2$ and \\(y_i * z_i\\).\n\n$$\\frac{a}{b}$$\n\n\\[\n\\sum_i x_i\n\\]\n\nBad: $\\notacommand{x}$ and `$x$` is code.\n", true);
+        assert_eq!(card.html.matches("<math").count(), 4, "{}", card.html);
+        assert_eq!(card.html.matches("<math display=\"block\">").count(), 2, "{}", card.html);
+        assert!(card.html.contains("<code>$\\notacommand{x}$</code>"), "{}", card.html);
+        assert!(card.html.contains("<code>$x$</code>"), "{}", card.html);
+        assert!(!card.html.contains("<em>"), "no emphasis inside math: {}", card.html);
+        assert_eq!(card.notes, ["1 formula shown as code (not LaTeX math the converter reads)"]);
+        // The same through the sanitiser, beside raw HTML: MathML survives it.
+        let raw = render_with("<b>raw</b> and $x^2$ <math><mi>evil</mi></math>\n", true);
+        assert_eq!(raw.html.matches("<math>").count(), 1, "only ours: {}", raw.html);
+        assert!(raw.html.contains("<msup><mi>x</mi><mn>2</mn></msup>"), "{}", raw.html);
     }
 
     #[test]
@@ -429,8 +481,10 @@ mod tests {
             format!("<pre><code>block {n}</code></pre>")
         };
         let (mut a, mut b) = (0, 0);
-        let (fast, trusted, _) = card_html(md, Path::Fastest, &mut |_, _| block(&mut a));
-        let (sanitised, _, _) = card_html(md, Path::Sanitised, &mut |_, _| block(&mut b));
+        let context = CardContext::hub_only("https://hub.example", "org/model", true);
+        let fast = card_html(md, Path::Fastest, &context, &mut |_, _| block(&mut a));
+        let sanitised = card_html(md, Path::Sanitised, &context, &mut |_, _| block(&mut b));
+        let (trusted, fast, sanitised) = (fast.trusted, fast.html, sanitised.html);
         if trusted {
             assert_eq!(normalise(&fast), normalise(&sanitised), "card:\n{md}\nfast:\n{fast}");
         } else {
@@ -480,7 +534,8 @@ mod tests {
             ("# Title\n\nText with *em*, **strong**, ~~del~~, `code` & \"q\" 'a' < > \u{a0}\n", true),
             ("| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n", true),
             ("- [x] done\n- [ ] todo\n\n1. one\n2. two\n\n5. five\n\n---\n\n> quote\n", true),
-            ("[site](https://example.com/a_b?c=d&e=f \"Title & co\") [rel](docs/x.md) <https://auto.example>\n", true),
+            ("[site](https://example.com/a_b?c=d&e=f \"Title & co\") <https://auto.example>\n", true),
+            ("[rel](docs/x.md)\n", false),
             ("[mail](mailto:a@example.com)\n", true),
             ("[bad](javascript:alert(1)) [bad2](JAVASCRIPT:x) [data](data:text/html,x)\n", false),
             ("[in page](#usage)\n", false),
@@ -488,7 +543,8 @@ mod tests {
             ("Note[^1].\n\n[^1]: The note.\n", false),
             ("<mail@example.com>\n", false),
             ("line one  \nline two\\\nthree\n\n```python\nx = 1\n```\n\n    indented\n", true),
-            ("# Heading {#custom}\n", true),
+            ("# Heading {#custom}\n\n## Heading\n\n# Main\n", true),
+            ("Math $x^2$ and $$y$$ and $\\frac{1}{$ and \\(z\\)\n", true),
         ] {
             assert_eq!(fast_path_is_what_ammonia_keeps(md), fast, "{md}");
         }

@@ -7,6 +7,8 @@ use minijinja::Value;
 use modelpages_record::{CardMeta, LoadedModel};
 use serde::{Deserialize, Serialize};
 
+use crate::card_links::CardContext;
+use crate::heading_ids::CardHeading;
 use crate::highlight::{Highlighter, ShapeValues};
 use crate::local::{gguf_view, local_app_views, GgufView, LocalAppExample, LocalAppView};
 use crate::markdown::render_card;
@@ -145,6 +147,8 @@ pub struct ModelPage<'a> {
     pub local_apps: Vec<LocalAppExample>,
     /// Link to the model's notebook, when it has one.
     pub notebook_url: Option<String>,
+    /// Where the card's references lead, whether remote images are shown.
+    pub card_context: CardContext,
 }
 
 #[derive(Serialize)]
@@ -164,6 +168,8 @@ struct ModelView<'a> {
     meta: Option<&'a CardMetaView>,
     /// Sanitised card HTML, marked safe so the template does not escape it again.
     card_html: Option<Value>,
+    /// The card's headings with their ids, for a table of contents.
+    card_headings: Vec<CardHeading>,
     examples: Vec<ExampleView<'a>>,
     inference: Vec<ProviderView<'a>>,
     gguf: Option<GgufView>,
@@ -208,14 +214,17 @@ struct CardMetaView {
     tags: Vec<String>,
 }
 
-impl From<&CardMeta> for CardMetaView {
-    fn from(meta: &CardMeta) -> Self {
+impl CardMetaView {
+    /// The card's metadata; its tags only when some are not the record's
+    /// own (Hub records repeat the card's tags), to show no row twice.
+    fn of(meta: &CardMeta, record_tags: &[String]) -> Self {
+        let repeated = meta.tags.iter().all(|tag| record_tags.contains(tag));
         CardMetaView {
             license: meta.license.clone(),
             language: meta.language.clone(),
             datasets: meta.datasets.clone(),
             base_model: meta.base_model.clone(),
-            tags: meta.tags.clone(),
+            tags: if repeated { Vec::new() } else { meta.tags.clone() },
         }
     }
 }
@@ -279,14 +288,18 @@ pub fn render_model_page(
 ) -> Result<ModelPageHtml, TemplateError> {
     let model = page.model;
     let record = &model.record;
-    let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(CardMetaView::from);
+    let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(|m| CardMetaView::of(m, &record.tags));
     let values = example_values(model, &page.gguf);
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
     let values = ShapeValues::new(&values);
     let card = model.card.as_ref().filter(|card| !card.body.trim().is_empty());
-    let card = card.map(|card| render_card(&card.body, highlighter, &values));
+    let card = card.map(|card| render_card(&card.body, highlighter, &values, &page.card_context));
     let notes = card.iter().flat_map(|card| &card.notes).map(|note| format!("{}: card: {note}", model.id)).collect();
-    let card_html = card.map(|card| Value::from_safe_string(card.html));
+    let remote_images = card.as_ref().is_some_and(|card| card.remote_images);
+    let (card_html, card_headings) = match card {
+        Some(card) => (Some(Value::from_safe_string(card.html)), card.headings),
+        None => (None, Vec::new()),
+    };
     let examples = page
         .examples
         .iter()
@@ -332,6 +345,7 @@ pub fn render_model_page(
         last_modified: record.last_modified.as_deref(),
         meta: meta.as_ref(),
         card_html,
+        card_headings,
         examples,
         inference,
         gguf: gguf_view(&page.gguf),
@@ -343,7 +357,8 @@ pub fn render_model_page(
         + view.examples.iter().map(|e| html_len(&e.html)).sum::<usize>()
         + view.inference.iter().flat_map(|g| &g.examples).map(|e| html_len(&e.html) + 1024).sum::<usize>()
         + 16 * 1024;
-    let context = minijinja::context! { site, model => view, page_title => model.id.as_str() };
+    // Only a page that shows images from other hosts allows them.
+    let context = minijinja::context! { site, model => view, page_title => model.id.as_str(), remote_images };
     Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, notes })
 }
 

@@ -1,6 +1,11 @@
-//! Highlighted code kept out of the sanitiser, which would strip its
-//! classes: each block is written as a placeholder paragraph before
-//! sanitising and put back in its place afterwards, in one pass.
+//! Highlighted code and math kept out of the sanitiser, which would strip
+//! their classes and MathML: each code block is written as a placeholder
+//! paragraph before sanitising, each formula as a placeholder token in its
+//! text, and each is put back in its place afterwards, in one pass.
+//!
+//! The same random prefix marks the ids of the card's own headings (see
+//! [`Placeholders::heading_id`]), which keep their ids where raw HTML's
+//! get a prefix.
 //!
 //! A placeholder holds a number drawn at random for each card, which the
 //! card cannot know, so a card cannot write one itself (to repeat a block a
@@ -11,6 +16,9 @@ use std::hash::{BuildHasher, RandomState};
 /// Ends a placeholder's token: a private-use character that Markdown and
 /// the sanitiser leave alone.
 const MARK: char = '\u{E000}';
+/// After the prefix: an inline token, or a heading's id.
+const INLINE: char = 'i';
+const HEADING: char = 'h';
 
 /// The placeholders of one card.
 pub(crate) struct Placeholders {
@@ -29,6 +37,23 @@ impl Placeholders {
         format!("<p>{}{index}{MARK}</p>", self.prefix)
     }
 
+    /// The text that stands for inline block `index` (a formula) until
+    /// [`Placeholders::fill`]; it stays in its paragraph.
+    pub(crate) fn token(&self, index: usize) -> String {
+        format!("{}{INLINE}{index}{MARK}", self.prefix)
+    }
+
+    /// The id a heading of the card is written with for the sanitiser: one
+    /// raw HTML cannot write (see [`crate::card_rewrite`]).
+    pub(crate) fn heading_id(&self, id: &str) -> String {
+        format!("{}{HEADING}{id}", self.prefix)
+    }
+
+    /// What [`Placeholders::heading_id`]s start with.
+    pub(crate) fn heading_token(&self) -> String {
+        format!("{}{HEADING}", self.prefix)
+    }
+
     /// `html` with each placeholder replaced by its block, each block used
     /// at most once. The sanitiser may have moved a placeholder's text into
     /// other elements; then the token alone is replaced.
@@ -40,14 +65,16 @@ impl Placeholders {
             if start < copied {
                 continue;
             }
-            let digits = &html[start + self.prefix.len()..];
+            let after = &html[start + self.prefix.len()..];
+            let inline = after.starts_with(INLINE);
+            let digits = &after[usize::from(inline)..];
             let len = digits.bytes().take_while(u8::is_ascii_digit).count();
             if len == 0 || !digits[len..].starts_with(MARK) {
                 continue;
             }
-            let mut end = start + self.prefix.len() + len + MARK.len_utf8();
+            let mut end = start + self.prefix.len() + usize::from(inline) + len + MARK.len_utf8();
             let mut begin = start;
-            if html[..start].ends_with("<p>") && html[end..].starts_with("</p>") {
+            if !inline && html[..start].ends_with("<p>") && html[end..].starts_with("</p>") {
                 begin -= "<p>".len();
                 end += "</p>".len();
             }
@@ -76,6 +103,15 @@ mod tests {
         // Moved into another element by the sanitiser: the token alone goes.
         let moved = places.paragraph(0).replace("<p>", "<p><b>").replace("</p>", "</b></p>");
         assert_eq!(places.fill(&moved, &blocks), "<p><b><pre>a</pre></b></p>");
+    }
+
+    #[test]
+    fn inline_tokens_keep_their_paragraph() {
+        let places = Placeholders::new();
+        let blocks = ["<math></math>".to_owned(), "<pre>b</pre>".to_owned()];
+        let html = format!("<p>{}</p><p>a {} b</p>{}", places.token(0), places.token(0), places.paragraph(1));
+        assert_eq!(places.fill(&html, &blocks), "<p><math></math></p><p>a  b</p><pre>b</pre>", "each used once");
+        assert!(places.heading_id("usage").starts_with(&places.heading_token()));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use modelpages_render::{render_card, Highlighter, RenderedCard, ShapeValues};
+use modelpages_render::{render_card, CardContext, Highlighter, RenderedCard, ShapeValues};
 use proptest::prelude::*;
 
 /// Counts the allocations of a thread while it measures.
@@ -85,12 +85,13 @@ fn highlighter() -> &'static Highlighter {
 fn measured(markdown: &str) -> (RenderedCard, Cost) {
     let highlighter = highlighter();
     let values = ShapeValues::new(&[]);
+    let context = CardContext::hub_only("https://hub.example", "org/model", true);
     HELD.with(|held| held.set(0));
     PEAK.with(|peak| peak.set(0));
     ALLOCATED.with(|total| total.set(0));
     MEASURING.with(|measuring| measuring.set(true));
     let started = Instant::now();
-    let card = render_card(markdown, highlighter, &values);
+    let card = render_card(markdown, highlighter, &values, &context);
     let time = started.elapsed();
     MEASURING.with(|measuring| measuring.set(false));
     let cost = Cost { peak: PEAK.with(Cell::get) as usize, allocated: ALLOCATED.with(Cell::get), time };
@@ -146,6 +147,15 @@ fn pathological_cards(size: usize) -> Vec<(&'static str, String)> {
         ("headings", "# x\n".repeat(times("# x\n"))),
         ("long line", "a".repeat(size)),
         ("code lines", format!("```python\n{}```\n", "x = foo(1, 'bar')  # c\n".repeat(times("x = foo(1, 'bar')  # c\n")))),
+        ("formulas", "$x$ ".repeat(times("$x$ "))),
+        ("matrices", format!("$\\begin{{matrix}}{}\\end{{matrix}}$ ", "&".repeat(2000)).repeat(times(&"&".repeat(2030)))),
+        ("deep formulas", format!("$${}x{}$$\n\n", "\\sqrt{".repeat(31), "}".repeat(31)).repeat(times("$$\\sqrt{..}x$$\n\n") / 31)),
+        ("brackets math", "\\( a \\) \\[ b \\] ".repeat(times("\\( a \\) \\[ b \\] "))),
+        ("unclosed brackets", "\\( a *b* ".repeat(times("\\( a *b* "))),
+        ("relative images", "![a](./assets/a.png) [b](docs/b.md) ".repeat(times("![a](./assets/a.png) [b](docs/b.md) "))),
+        ("in-card links", (0..size / 20).map(|i| format!("[x](#x-{i}) ")).collect::<String>() + &"# x\n".repeat(size / 8)),
+        ("remote images", "![a](https://x.example/a.png) ".repeat(times("![a](https://x.example/a.png) "))),
+        ("media", "<video src=\"https://x.example/v.mp4\">t</video>\n".repeat(times("<video src=\"https://x.example/v.mp4\">t</video>\n"))),
     ]
 }
 
@@ -191,7 +201,12 @@ fn piece() -> impl Strategy<Value = String> {
         count.clone().prop_map(|n| "[".repeat(n * 10) + &"](x)".repeat(n)),
         count.clone().prop_map(|n| "*a _".repeat(n) + &"_ a*".repeat(n)),
         count.clone().prop_map(|n| "x".repeat(n * 100) + "\n\n"),
-        count.prop_map(|n| "<!-- ".repeat(n) + "<p title=\"</p>\">"),
+        count.clone().prop_map(|n| "<!-- ".repeat(n) + "<p title=\"</p>\">"),
+        count.clone().prop_map(|n| "$x_i^2$ \\(a\\) ".repeat(n)),
+        count.clone().prop_map(|n| format!("$${}$$\n\n", "{x".repeat(n % 80))),
+        count.clone().prop_map(|n| "\\( *a* \\[ ".repeat(n)),
+        count.clone().prop_map(|n| "# h\n[h](#h-1)\n".repeat(n)),
+        count.prop_map(|n| "![i](../x.png) <img src=\"a/b.png\" align=\"center\"> <audio src=\"x.wav\"></audio>\n".repeat(n)),
     ]
 }
 

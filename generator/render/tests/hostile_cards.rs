@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use modelpages_render::{render_card, Highlighter, RenderedCard, ShapeValues};
+use modelpages_render::{render_card, CardContext, Highlighter, RenderedCard, ShapeValues};
 
 /// What took minutes before must now take seconds, even unoptimised.
 const GENEROUS: Duration = Duration::from_secs(60);
@@ -15,7 +15,8 @@ fn render(markdown: &str) -> RenderedCard {
     static HIGHLIGHTER: std::sync::OnceLock<Highlighter> = std::sync::OnceLock::new();
     let highlighter = HIGHLIGHTER.get_or_init(Highlighter::new);
     let started = Instant::now();
-    let card = render_card(markdown, highlighter, &ShapeValues::new(&[]));
+    let context = CardContext::hub_only("https://hub.example", "org/model", true);
+    let card = render_card(markdown, highlighter, &ShapeValues::new(&[]), &context);
     assert!(started.elapsed() < GENEROUS, "{:?} for a card of {} bytes", started.elapsed(), markdown.len());
     card
 }
@@ -119,4 +120,40 @@ fn ordinary_cards_lose_nothing() {
     );
     assert!(card.notes.is_empty(), "{:?}", card.notes);
     assert!(card.html.contains("<span"), "highlighted");
+}
+
+#[test]
+fn math_past_its_bounds_is_shown_as_code_with_a_note() {
+    let deep = format!("$${}x{}$$\n\n", "{".repeat(200), "}".repeat(200));
+    let long = format!("$${}$$\n\n", "x+".repeat(2000));
+    let sqrt = format!("$${}x$$\n\n", "\\sqrt ".repeat(300));
+    let card = render(&format!("{deep}{long}{sqrt}$\\frac{{1}}{{2}}$\n"));
+    assert_eq!(card.html.matches("<math").count(), 1, "only the good formula: {}", &card.html[..200.min(card.html.len())]);
+    assert!(has_note(&card, "2 formulas shown as code (nested deeper than"), "{:?}", card.notes);
+    assert!(has_note(&card, "1 formula shown as code (longer than 2 KiB)"), "{:?}", card.notes);
+    assert_eq!(card.html.matches("<code>$").count(), 3);
+}
+
+#[test]
+fn a_card_of_formulas_converts_its_budget_and_shows_the_rest_as_code() {
+    let card = render(&"$x^2$ ".repeat(10_000));
+    assert_eq!(card.html.matches("<math>").count(), 4096);
+    assert_eq!(card.html.matches("<code>$x^2$</code>").count(), 10_000 - 4096);
+    assert!(has_note(&card, "5904 formulas shown as code (past the card's first 4096 formulas"), "{:?}", card.notes);
+}
+
+#[test]
+fn unclosed_brackets_cost_a_look_ahead_each_at_most() {
+    // Each `\(` looks ahead at most a formula's length for its end.
+    let card = render(&"\\( a *b* `c` ".repeat(50_000));
+    assert!(card.html.matches("<math").count() == 0 && card.html.contains("( a <em>b</em>"), "{}", &card.html[..200]);
+}
+
+#[test]
+fn a_card_of_headings_and_links_to_them_renders_in_seconds() {
+    let toc: String = (0..20_000).map(|i| format!("- [x](#x-{i})\n")).collect();
+    let headings = "## x\n\n".repeat(20_000);
+    let card = render(&format!("{toc}\n{headings}"));
+    assert_eq!(card.headings.len(), 20_000);
+    assert!(card.html.contains("<a href=\"#x-19999\" rel=\"noopener noreferrer\">") && card.html.contains("<h3 id=\"x-19999\">"));
 }

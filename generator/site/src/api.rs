@@ -8,6 +8,7 @@
 //! gives the same bytes. The JSON Schemas in `site-src/schema/` describe these
 //! files; bump [`API_VERSION`] on any change that is not an addition.
 
+use modelpages_record::{Gated, ModelRecord, Safetensors};
 use modelpages_render::{CodeExample, InferenceExample};
 use serde::Serialize;
 
@@ -76,6 +77,29 @@ pub struct ModelApiInput<'a> {
     pub library_examples: &'a [CodeExample],
     pub inference: &'a [InferenceExample],
     pub local_apps: &'a [LocalAppExample],
+    pub hub: HubFacts<'a>,
+}
+
+/// What the record says of the model on the Hub, as the API file carries it
+/// (`hub`): the descriptive fields that parsed; those of the wrong shape
+/// are left out (and noted by the build).
+#[derive(Clone, Debug, Serialize)]
+pub struct HubFacts<'a> {
+    pub gated: Option<Gated>,
+    pub safetensors: Option<&'a Safetensors>,
+    pub base_models: Vec<&'a str>,
+    pub created_at: Option<&'a str>,
+}
+
+impl<'a> HubFacts<'a> {
+    pub fn of(record: &'a ModelRecord) -> HubFacts<'a> {
+        HubFacts {
+            gated: record.gated.get().copied(),
+            safetensors: record.safetensors.get(),
+            base_models: record.base_models(),
+            created_at: record.created_at.get().map(String::as_str),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -88,6 +112,7 @@ struct ModelDoc<'a> {
     page: &'a str,
     notebook: Option<&'a str>,
     examples: ExamplesDoc<'a>,
+    hub: &'a HubFacts<'a>,
 }
 
 #[derive(Serialize)]
@@ -147,6 +172,7 @@ pub fn model_api_json(input: &ModelApiInput<'_>) -> Vec<u8> {
                 .collect(),
             local_apps: input.local_apps,
         },
+        hub: &input.hub,
     };
     to_json_bytes(&doc)
 }
@@ -167,6 +193,11 @@ mod tests {
     #[test]
     fn model_file_holds_every_example_in_a_fixed_order() {
         let tags = vec!["a".to_owned()];
+        let record: ModelRecord = serde_json::from_str(
+            r#"{"id": "ns/m", "gated": "auto", "safetensors": {"parameters": {"BF16": 7}, "total": 7},
+                "createdAt": 5, "cardData": {"base_model": "x/base"}}"#,
+        )
+        .unwrap();
         let library_examples = [CodeExample { language: "sh", text: "pip install x".into() }];
         let inference = [InferenceExample {
             provider: "auto".into(),
@@ -186,9 +217,10 @@ mod tests {
             library_examples: &library_examples,
             inference: &inference,
             local_apps: &[],
+            hub: HubFacts::of(&record),
         });
         let text = String::from_utf8(bytes.clone()).unwrap();
-        let keys: Vec<usize> = ["\"api_version\"", "\"id\"", "\"task\"", "\"library\"", "\"tags\"", "\"page\"", "\"notebook\"", "\"examples\""]
+        let keys: Vec<usize> = ["\"api_version\"", "\"id\"", "\"task\"", "\"library\"", "\"tags\"", "\"page\"", "\"notebook\"", "\"examples\"", "\"hub\""]
             .iter()
             .map(|k| text.find(k).unwrap_or_else(|| panic!("{k} missing")))
             .collect();
@@ -199,6 +231,11 @@ mod tests {
         assert_eq!(doc["examples"]["inference"][0]["token_env"], json!("HF_TOKEN"));
         assert_eq!(doc["examples"]["local_apps"], json!([]));
         assert_eq!(doc["notebook"], Value::Null);
+        // What parsed of the record's Hub fields; `createdAt` was a number and is left out.
+        assert_eq!(
+            doc["hub"],
+            json!({"gated": "auto", "safetensors": {"parameters": {"BF16": 7}, "total": 7}, "base_models": ["x/base"], "created_at": null})
+        );
         assert_eq!(model_api_path("ns/m"), "api/models/ns/m.json");
     }
 }

@@ -6,27 +6,30 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, RecordError};
 use modelpages_render::{
-    render_model_page, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary, SiteInfo, TemplateError,
-    Templates,
+    render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary, SiteInfo,
+    TemplateError, Templates,
 };
 use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError};
+use crate::changes::{ChangeLog, PendingChanges};
 use crate::corpus::{load_corpus, Corpus};
 use crate::journal::{recover, Transaction};
+use crate::card_files::{card_files_state, CardFiles, CardFilesFound};
 use crate::libraries::library_link;
 use crate::listings::write::{keep_listing_files, write_listing_files, ListingCounts, ListingKeys};
 use crate::listings::{listing_files, Groups, ListingError, ListingInput};
-use crate::manifest::{global_hash, input_hash, Manifest, ModelEntry};
+use crate::manifest::{global_hash, input_hash, with_card_files, Manifest, ModelEntry, StampHash};
 use crate::model_files::{model_files, notebook_link, ModelFilesInput};
+use crate::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::output::{lock_output, OutputError, Staging};
-use crate::plan::{plan_build, survey_models, with_io_threads, BuildPlan, ReadJob};
+use crate::plan::{plan_build, stamp_with_files, survey_models, with_io_threads, BuildPlan, ReadJob, Stamp};
 use crate::progress::Progress;
 use crate::read_ahead::{render_with_read_ahead, ReadFiles};
 use crate::search::SearchFiles;
-use crate::settings::SiteSettings;
+use crate::settings::{CardImages, SiteSettings};
 use crate::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
 use crate::tasks::TaskCatalogue;
 use crate::writer::SiteWriter;
@@ -119,6 +122,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // A build killed after committing its change is finished first, so the
     // manifest read next describes the site on disk.
     recover(out, &lock)?;
+    // Marked `running` until this build records what it changed; marked
+    // `failed` if it stops before its commit (see `changes`).
+    let mut pending = PendingChanges::begin(out, &lock)?;
     let timer = StageTimer::from_env();
     let global = global_hash(&options.site_src, &options.settings)
         .map_err(|source| AssetError { path: options.site_src.clone(), source })?;
@@ -137,10 +143,11 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // found missing by a fresh tree, which renders them again.
     let listed = previous_listings.iter().flat_map(|l| l.keys().map(String::as_str));
     let whole = |plan: &BuildPlan| site_is_whole(out, plan, ExactLen(listed, previous_listings.as_ref().map_or(0, |l| l.len())));
+    let log = ChangeLog::new(out, pending.wants_paths());
     let writer = if had_previous && is_small_change(&plan) && whole(&plan) {
-        SiteWriter::InPlace(Transaction::begin(out, &lock)?)
+        SiteWriter::in_place(Transaction::begin(out, &lock)?, log)
     } else {
-        SiteWriter::Fresh { staging: Staging::create(out, &lock)?, previous: out.clone() }
+        SiteWriter::fresh(Staging::create(out, &lock)?, out.clone(), log)
     };
 
     let base_path = url_path(&base_url);
@@ -188,6 +195,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         tasks: TaskCatalogue::builtin(),
         site: &site,
         highlighter: Highlighter::new(),
+        remote_images: options.settings.card_images == CardImages::Remote,
     };
     progress.start(read.len() as u64);
     let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
@@ -244,7 +252,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     manifest.listings = listing_keys;
     timer.lap("listings");
     drop(stage);
-    writer.commit(out, &manifest)?;
+    pending.commit_begins();
+    let changes = writer.commit(out, &manifest)?;
+    pending.finish(changes)?;
     // Freeing 100,000 entries one by one takes a tenth of a one-model
     // rebuild at hub scale, and nothing waits for it.
     std::thread::spawn(move || drop(manifest));
@@ -336,6 +346,26 @@ struct RenderStage<'a> {
     tasks: TaskCatalogue,
     site: &'a SiteInfo,
     highlighter: Highlighter,
+    /// Whether cards show `https:` images (`card_images`).
+    remote_images: bool,
+}
+
+/// A model's files (path in the site, contents), listing entry and notes,
+/// and the files its card looked up in its folder.
+struct RenderedModel {
+    files: Vec<(String, Vec<u8>)>,
+    summary: ModelSummary,
+    notes: Vec<String>,
+    card_files: CardFilesFound,
+}
+
+/// The stamp of a model (its folder, record and card: `stamp`) and of the
+/// files its card copies.
+fn whole_stamp(stamp: StampHash, dir: &std::path::Path, card_files: &[String]) -> StampHash {
+    if card_files.is_empty() {
+        return stamp;
+    }
+    stamp_with_files(&Stamp { text: stamp, newest_ns: 0 }, dir, card_files).text
 }
 
 impl RenderStage<'_> {
@@ -355,9 +385,10 @@ impl RenderStage<'_> {
             }
         };
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
-        if let Some(mut entry) = previous.filter(|e| e.input == input) {
-            if entry.files.iter().all(|f| self.writer.keep(f)) {
-                entry.stamp = stamp;
+        if let Some(mut entry) = previous {
+            let found = if entry.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &entry.card_files) };
+            if entry.input == with_card_files(&input, &found) && entry.files.iter().all(|f| self.writer.keep(f)) {
+                entry.stamp = whole_stamp(stamp, &source.dir, &entry.card_files);
                 return Ok(ModelOutcome::Unchanged(entry));
             }
         }
@@ -368,7 +399,7 @@ impl RenderStage<'_> {
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
-        let (pages, summary, notes) = match self.render(&model)? {
+        let RenderedModel { files: pages, summary, notes, card_files } = match self.render(&model)? {
             Ok(rendered) => rendered,
             Err(err) => {
                 forget_old(self.writer);
@@ -381,15 +412,14 @@ impl RenderStage<'_> {
         }
         let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
         old_files.iter().filter(|f| !files.contains(f)).for_each(|f| self.writer.remove(f));
-        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files }), row_changed })
+        let input = with_card_files(&input, &card_files.state);
+        let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
+        let card_files = card_files.looked_up;
+        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files, card_files }), row_changed })
     }
 
-    /// A model's files (path in the site, contents), listing entry and notes.
-    #[allow(clippy::type_complexity)] // one tuple, named where it is taken apart
-    fn render(
-        &self,
-        model: &LoadedModel,
-    ) -> Result<Result<(Vec<(String, Vec<u8>)>, ModelSummary, Vec<String>), RecordError>, BuildError> {
+    /// A model's files, listing entry and notes.
+    fn render(&self, model: &LoadedModel) -> Result<Result<RenderedModel, RecordError>, BuildError> {
         let failed = |err: modelpages_snippets::SnippetError| {
             let path = model.source.record_path();
             Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
@@ -407,6 +437,13 @@ impl RenderStage<'_> {
             Err(err) => return failed(err),
         };
         notes.extend(local.notes);
+        notes.extend(ignored_field_notes(model.id.as_str(), &model.record));
+        let made = ExampleCounts {
+            library: usage.as_ref().map_or(0, |u| u.snippets.len()),
+            inference: hosted.len(),
+            local_apps: local.apps.len(),
+        };
+        notes.extend(silent_model_note(model.id.as_str(), &model.record, &self.snippets, &made));
         let library = usage.as_ref().map(|u| u.library);
         let examples: Vec<CodeExample> = usage
             .into_iter()
@@ -423,6 +460,15 @@ impl RenderStage<'_> {
             site: self.site,
             hub_url: &self.inference.hub_url,
         });
+        // The card's files are copied from the model's folder as its
+        // references are resolved.
+        let card_files = std::sync::Arc::new(CardFiles::new(&model.source.dir, &self.inference.hub_url, model.id.as_str()));
+        let card_context = CardContext {
+            links: card_files.clone(),
+            remote_images: self.remote_images,
+            hub_url: self.inference.hub_url.clone(),
+            model_id: model.id.to_string(),
+        };
         let page = ModelPage {
             model,
             task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
@@ -432,11 +478,15 @@ impl RenderStage<'_> {
             gguf: local.listing,
             local_apps: local.apps,
             notebook_url: notebook_link(&files, self.site),
+            card_context,
         };
         let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         notes.extend(page.notes);
         files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
-        Ok(Ok((files, ModelSummary::of(model, self.site), notes)))
+        let mut card_files = card_files.finish();
+        notes.extend(card_files.notes.drain(..).map(|note| format!("{}: card: {note}", model.id)));
+        files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
+        Ok(Ok(RenderedModel { files, summary: ModelSummary::of(model, self.site), notes, card_files }))
     }
 }
 

@@ -129,15 +129,6 @@ impl Transaction {
         Ok(())
     }
 
-    /// Like [`Transaction::write`], but leaves `rel` alone when it already
-    /// holds exactly these bytes.
-    pub fn write_if_changed(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        if same_bytes(&self.out.join(rel), bytes) {
-            return Ok(());
-        }
-        self.write(rel, bytes)
-    }
-
     /// Will remove `rel`, and its folders if that leaves them empty.
     pub fn remove(&self, rel: &str) {
         self.steps.lock().expect("no panics while held").push(Step::Remove { rel: rel.to_owned() });
@@ -286,12 +277,6 @@ fn rename_staged(
     }
 }
 
-/// Whether the file at `path` holds exactly `bytes`.
-pub fn same_bytes(path: &Path, bytes: &[u8]) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
-        && fs::read(path).is_ok_and(|old| old == bytes)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,7 +312,6 @@ mod tests {
         recover(&out, &lock).unwrap();
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("ns/new/index.html", b"new").unwrap();
-        txn.write_if_changed("index.html", b"old index").unwrap();
         txn.remove("ns/gone/index.html");
         txn.commit(|w| w.write_all(b"{}")).unwrap();
         assert_eq!(fs::read_to_string(out.join("ns/new/index.html")).unwrap(), "new");

@@ -10,6 +10,9 @@
 pub mod api;
 pub mod assets;
 mod build;
+pub mod changes;
+pub mod deployable;
+pub mod card_files;
 pub mod corpus;
 pub mod gguf;
 mod libraries;
@@ -26,6 +29,7 @@ mod plan;
 mod read_ahead;
 mod writer;
 mod model_files;
+mod model_notes;
 pub mod site_folder;
 pub mod notebook;
 
@@ -33,4 +37,4 @@ pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport}
 pub use listings::write::ListingCounts;
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
-pub use settings::{ListingSettings, SettingsError, SiteSettings, MAX_LISTING_FILE_BYTES, SETTINGS_FILE};
+pub use settings::{CardImages, ListingSettings, SettingsError, SiteSettings, MAX_LISTING_FILE_BYTES, SETTINGS_FILE};

@@ -28,7 +28,7 @@ use crate::listings::write::ListingKeys;
 use crate::listings::Key;
 use crate::output::sibling;
 
-const VERSION: u32 = 5;
+const VERSION: u32 = 6;
 /// Models per chunk of the file.
 const CHUNK: usize = 2048;
 /// Chunks encoded at once while writing: the file is written as they are
@@ -58,6 +58,9 @@ pub struct ModelEntry {
     pub notes: Vec<String>,
     /// Every file the model wrote, relative to the output folder.
     pub files: Vec<String>,
+    /// The paths (in the model's folder) its card's references looked up,
+    /// in order: their stamps and bytes are part of the model's input.
+    pub card_files: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -275,7 +278,7 @@ pub fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
 }
 
 /// Hash of a model's input files: what decides whether its page must be
-/// rendered again.
+/// rendered again (with [`with_card_files`]).
 pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> InputHash {
     let mut hasher = blake3::Hasher::new();
     // GGUF files beside the record shape the page (their headers are read),
@@ -286,8 +289,22 @@ pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> InputHas
     hasher.update(record);
     if let Some(card) = card {
         hasher.update(b"card");
+        hasher.update(&(card.len() as u64).to_le_bytes());
         hasher.update(card);
     }
+    *hasher.finalize().as_bytes()
+}
+
+/// `input` (an [`input_hash`]) with what the card's files were found to be
+/// (see `card_files::card_files_state`), when it has any.
+pub fn with_card_files(input: &InputHash, card_files: &str) -> InputHash {
+    if card_files.is_empty() {
+        return *input;
+    }
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(input);
+    hasher.update(b"\n");
+    hasher.update(card_files.as_bytes());
     *hasher.finalize().as_bytes()
 }
 
@@ -359,6 +376,7 @@ mod tests {
             },
             notes: vec![format!("note {i}")],
             files: vec![format!("ns/m{i}/index.html")],
+            card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() },
         }
     }
 

@@ -7,7 +7,7 @@ use modelpages_record::LoadedModel;
 use modelpages_render::{CodeExample, InferenceExample, SiteInfo};
 use modelpages_snippets::Library;
 
-use crate::api::{model_api_json, model_api_path, LocalAppExample, ModelApiInput};
+use crate::api::{model_api_json, model_api_path, HubFacts, LocalAppExample, ModelApiInput};
 use crate::notebook::{notebook, NotebookInput, NOTEBOOK_FILE};
 
 /// What a model's extra files are made of.
@@ -51,6 +51,7 @@ pub fn model_files(input: &ModelFilesInput<'_>) -> Vec<(String, Vec<u8>)> {
         library_examples: input.library_examples,
         inference: input.inference,
         local_apps: input.local_apps,
+        hub: HubFacts::of(record),
     });
     files.push((model_api_path(id), api));
     files

@@ -185,22 +185,31 @@ mod unix {
             Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd.map_err(io_error(&path))?) }))
         }
 
-        /// The bytes of the regular file `name`, `None` when it does not exist.
-        pub(crate) fn read(&self, name: &OsStr) -> Result<Option<Vec<u8>>, OutputError> {
-            let path = self.path.join(name);
+        /// The regular file `name`, opened for reading, with its metadata;
+        /// `None` when it does not exist. A link (not followed) or anything
+        /// but a regular file is an error.
+        pub(crate) fn open_file(&self, name: &OsStr) -> io::Result<Option<(File, std::fs::Metadata)>> {
             // Non-blocking, so a FIFO in its place cannot hang the build.
             let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
             let fd = match self.at(name, |fd, c| unsafe { libc::openat(fd, c.as_ptr(), flags) }) {
                 Ok(fd) => fd,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-                Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(io_error(&path)(link_refused())),
-                Err(e) => return Err(io_error(&path)(e)),
+                Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(link_refused()),
+                Err(e) => return Err(e),
             };
             // SAFETY: `fd` was just opened and is owned by nobody else.
-            let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
-            if !file.metadata().map_err(io_error(&path))?.is_file() {
-                return Err(io_error(&path)(io::Error::other("is not a regular file")));
+            let file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
+            let meta = file.metadata()?;
+            if !meta.is_file() {
+                return Err(io::Error::other("is not a regular file"));
             }
+            Ok(Some((file, meta)))
+        }
+
+        /// The bytes of the regular file `name`, `None` when it does not exist.
+        pub(crate) fn read(&self, name: &OsStr) -> Result<Option<Vec<u8>>, OutputError> {
+            let path = self.path.join(name);
+            let Some((mut file, _)) = self.open_file(name).map_err(io_error(&path))? else { return Ok(None) };
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes).map_err(io_error(&path))?;
             Ok(Some(bytes))
@@ -323,6 +332,20 @@ mod portable {
                 None => Ok(None),
                 Some(Kind::File) => fs::read(&path).map(Some).map_err(io_error(&path)),
                 Some(_) => Err(io_error(&path)(io::Error::other("is not a regular file"))),
+            }
+        }
+
+        pub(crate) fn open_file(&self, name: &OsStr) -> io::Result<Option<(fs::File, fs::Metadata)>> {
+            let path = self.path.join(name);
+            match self.kind(name)? {
+                None => Ok(None),
+                Some(Kind::File) => {
+                    let file = fs::File::open(&path)?;
+                    let meta = file.metadata()?;
+                    Ok(Some((file, meta)))
+                }
+                Some(Kind::Link) => Err(link_refused()),
+                Some(_) => Err(io::Error::other("is not a regular file")),
             }
         }
 

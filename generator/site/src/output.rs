@@ -11,7 +11,6 @@ use std::fs::{self, File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::journal::same_bytes;
 
 /// A problem writing the output; every variant names the path.
 #[derive(Debug, thiserror::Error)]
@@ -56,7 +55,7 @@ impl Drop for OutputLock {
 }
 
 /// A sibling of `out` named `.{out name}{suffix}`.
-pub(crate) fn sibling(out: &Path, suffix: &str) -> PathBuf {
+pub fn sibling(out: &Path, suffix: &str) -> PathBuf {
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     out.with_file_name(format!(".{name}{suffix}"))
 }
@@ -176,15 +175,6 @@ impl Staging {
         fs::hard_link(previous.join(rel), &path).map_err(io_error(&path))
     }
 
-    /// Writes `bytes` to `rel`, or links the previous site's file when it
-    /// holds exactly these bytes.
-    pub fn write_or_link(&self, previous: &Path, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        if same_bytes(&previous.join(rel), bytes) && self.link_from(previous, rel).is_ok() {
-            return Ok(());
-        }
-        self.write(rel, bytes)
-    }
-
     /// Makes the staged site the output in one step, then removes the old site.
     pub fn commit(mut self) -> Result<(), OutputError> {
         if self.out.exists() {
@@ -263,6 +253,34 @@ fn swap(staged: &Path, out: &Path) -> io::Result<()> {
     fs::rename(out, &aside)?;
     fs::rename(staged, out)?;
     fs::rename(&aside, staged)
+}
+
+/// Writes `path` through a new file renamed over it, so a reader sees the
+/// old bytes or the new ones, never a part.
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), OutputError> {
+    let mut staged = path.as_os_str().to_owned();
+    staged.push(".tmp");
+    let staged = std::path::PathBuf::from(staged);
+    // A new file, never one found there: a link left in its place would
+    // have the manifest written wherever it points.
+    let _ = fs::remove_file(&staged);
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&staged)
+        .and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            write(&mut out).and_then(|()| std::io::Write::flush(&mut out))
+        })
+        .map_err(io_error(&staged))
+        .and_then(|()| fs::rename(&staged, path).map_err(io_error(path)));
+    if written.is_err() {
+        let _ = fs::remove_file(&staged);
+    }
+    written
 }
 
 #[cfg(test)]

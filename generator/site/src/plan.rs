@@ -41,7 +41,8 @@ pub struct BuildPlan {
 #[derive(Debug)]
 pub struct ReadJob {
     pub source: ModelSource,
-    /// The stamp its files have now.
+    /// The stamp its folder, record and card have now (without the files
+    /// its card copies: see [`stamp_with_files`]).
     pub stamp: StampHash,
     /// What the previous build made of it, if it had it.
     pub previous: Option<Box<ModelEntry>>,
@@ -99,8 +100,13 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> BuildPlan {
             }
         };
         let previous = previous_models.remove(&source.folder_id);
+        // A model whose card copies files is stamped with them too.
+        let whole = match &previous {
+            Some(entry) if !entry.card_files.is_empty() => stamp_with_files(&stamp, &source.dir, &entry.card_files),
+            _ => stamp.clone(),
+        };
         match previous {
-            Some(entry) if stamp.newest_ns < trusted_before && entry.stamp == stamp.text => plan.keep.push((source, entry)),
+            Some(entry) if whole.newest_ns < trusted_before && entry.stamp == whole.text => plan.keep.push((source, entry)),
             previous => plan.read.push(ReadJob { source, stamp: stamp.text, previous }),
         }
     }
@@ -178,6 +184,37 @@ fn stamp_in(folder: &FolderHandle, name: &std::ffi::OsStr) -> io::Result<Stamp> 
     // Kept as a short hash: a million of them sit in the manifest.
     let text = hasher.finalize().as_bytes()[..16].try_into().expect("16 of 32 bytes");
     Ok(Stamp { text, newest_ns })
+}
+
+/// `stamp` with the stamps of the files `files` (paths in the model folder
+/// `dir`) added: the files a card copies beside its page.
+pub fn stamp_with_files(stamp: &Stamp, dir: &Path, files: &[String]) -> Stamp {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&stamp.text);
+    let mut newest_ns = stamp.newest_ns;
+    let folder = FolderHandle::open(dir);
+    for file in files {
+        let described = match &folder {
+            Ok(folder) => folder.describe(Path::new(file)),
+            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+        };
+        match described {
+            Ok((part, changed)) => {
+                newest_ns = newest_ns.max(changed);
+                hasher.update(&[1]);
+                hasher.update(&part);
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                hasher.update(&[0]);
+            }
+            // Never equal to a stamp taken before: the model is read again.
+            Err(e) => {
+                hasher.update(format!("error {e} {:?}", std::time::SystemTime::now()).as_bytes());
+            }
+        }
+    }
+    let text = hasher.finalize().as_bytes()[..16].try_into().expect("16 of 32 bytes");
+    Stamp { text, newest_ns }
 }
 
 /// A folder open for looking up what is inside it.
@@ -266,5 +303,66 @@ mod tests {
         assert_ne!(second.text, first.text, "a rewritten record changes the stamp");
         fs::write(model.join("README.md"), "# card").unwrap();
         assert_ne!(stamp(&model).unwrap().text, second.text, "a new card changes the stamp");
+    }
+
+    #[test]
+    fn a_cards_files_are_in_its_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("m");
+        fs::create_dir_all(model.join("assets")).unwrap();
+        fs::write(model.join("model.json"), "{}").unwrap();
+        let base = stamp(&model).unwrap();
+        let files = ["assets/a.png".to_owned()];
+        let absent = stamp_with_files(&base, &model, &files);
+        assert_eq!(stamp_with_files(&base, &model, &files), absent, "stable");
+        assert_ne!(absent.text, base.text);
+        // Written in place in a subfolder: neither the model's folder nor
+        // its record or card changes.
+        fs::write(model.join("assets/a.png"), "one").unwrap();
+        assert_eq!(stamp(&model).unwrap().text, base.text, "the folder's own stamp misses it");
+        let present = stamp_with_files(&base, &model, &files);
+        assert_ne!(present.text, absent.text);
+        fs::write(model.join("assets/a.png"), "two!").unwrap();
+        assert_ne!(stamp_with_files(&base, &model, &files).text, present.text);
+    }
+
+    #[test]
+    fn a_model_is_kept_unread_only_while_its_cards_files_keep_their_stamps() {
+        let dir = tempfile::tempdir().unwrap();
+        let models = dir.path().join("models");
+        let model = models.join("ns/m");
+        fs::create_dir_all(model.join("assets")).unwrap();
+        fs::write(model.join("model.json"), r#"{"id": "ns/m"}"#).unwrap();
+        fs::write(model.join("assets/a.png"), "one").unwrap();
+        let card_files = vec!["assets/a.png".to_owned()];
+        let plan = |previous_stamp: &str| {
+            // A previous build long after every change: stamps are trusted.
+            let mut manifest = Manifest::new("g".into(), u128::MAX);
+            let summary = modelpages_render::ModelSummary {
+                id: "ns/m".into(),
+                url: "/ns/m/".into(),
+                task: None,
+                library: None,
+                downloads: None,
+                likes: None,
+                tags: Vec::new(),
+            };
+            let entry = ModelEntry {
+                input: String::new(),
+                stamp: previous_stamp.to_owned(),
+                summary,
+                notes: Vec::new(),
+                files: Vec::new(),
+                card_files: card_files.clone(),
+            };
+            manifest.models.insert("ns/m".into(), entry);
+            plan_build(survey_models(&models).unwrap(), Some(manifest))
+        };
+        let whole = stamp_with_files(&stamp(&model).unwrap(), &model, &card_files).text;
+        let kept = plan(&whole);
+        assert_eq!((kept.keep.len(), kept.read.len()), (1, 0), "unchanged: kept without reading");
+        assert_eq!(plan(&stamp(&model).unwrap().text).read.len(), 1, "a stamp without the card's files is not the model's");
+        fs::write(model.join("assets/a.png"), "two").unwrap();
+        assert_eq!(plan(&whole).read.len(), 1, "an image changed in place is read again");
     }
 }

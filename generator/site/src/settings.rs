@@ -6,6 +6,7 @@
 //! router_url = "https://router.hub.example"
 //! hub_url = "https://hub.example"
 //! extra_providers = ["acme-gpu"]
+//! card_images = "remote"
 //!
 //! [listings]            # how listings, search files and sitemaps are cut
 //! page_size = 100       # models (or namespaces) per listing page
@@ -14,10 +15,20 @@
 //! sorted_models = 1000  # models the likes and name orders of a listing hold
 //! sitemap_urls = 50000  # URLs per sitemap file
 //! api_page_size = 10000 # ids per page of the API's listings
+//!
+//! [deploy.cache_control]            # by folder (`assets/`), extension (`.html`) or `*`
+//! ".html" = "public, max-age=60"
+//! [deploy.content_types]            # by extension
+//! ".ipynb" = "application/x-ipynb+json"
+//! [deploy]
+//! keep = ["CNAME"]                  # host files `deploy --full` never removes
 //! ```
 //!
 //! Every key is optional; a missing file means the public Hub's defaults.
+//! The `[deploy]` table changes no page, so it is left out of what decides
+//! whether pages must be rendered again.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use modelpages_snippets::inference::is_provider_name;
@@ -42,6 +53,12 @@ pub struct SiteSettings {
     pub extra_providers: Vec<String>,
     /// How listings, search files and sitemaps are cut into files.
     pub listings: ListingSettings,
+    /// Whether cards show images from other hosts.
+    pub card_images: CardImages,
+    /// Headers and kept files for `modelpages deploy`; not hashed into the
+    /// build (see the module's overview).
+    #[serde(skip_serializing)]
+    pub deploy: DeploySettings,
 }
 
 /// How many entries each kind of listing file holds. The defaults suit a hub
@@ -110,6 +127,33 @@ impl ListingSettings {
     }
 }
 
+/// `[deploy]`: what `modelpages deploy` sends besides the files. Only the
+/// user's entries; the deploy crate holds the defaults they override.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeploySettings {
+    /// `Cache-Control` by rule: a folder (`assets/`), an extension (`.html`) or `*`.
+    pub cache_control: BTreeMap<String, String>,
+    /// `Content-Type` by extension (`.ipynb`).
+    pub content_types: BTreeMap<String, String>,
+    /// Files on the host that a full deploy never removes though the site
+    /// lacks them (a `CNAME`, a `.nojekyll`); a name ending in `/` keeps a folder.
+    pub keep: Vec<String>,
+}
+
+/// Which images a card shows.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum CardImages {
+    /// `https:` images too, lazily and without a referrer; a page with any
+    /// allows `https:` images in its Content-Security-Policy.
+    #[default]
+    Remote,
+    /// Only the site's own (files copied from the model's folder): pages
+    /// load nothing from another host.
+    Local,
+}
+
 impl Default for SiteSettings {
     fn default() -> Self {
         let inference = InferenceSettings::default();
@@ -120,6 +164,8 @@ impl Default for SiteSettings {
             hub_url: inference.hub_url,
             extra_providers: inference.extra_providers,
             listings: ListingSettings::default(),
+            card_images: CardImages::Remote,
+            deploy: DeploySettings::default(),
         }
     }
 }
@@ -165,6 +211,7 @@ impl SiteSettings {
             });
         }
         settings.listings.check().map_err(|message| SettingsError::Invalid { path: path.to_owned(), message })?;
+        settings.deploy.check().map_err(|message| SettingsError::Invalid { path: path.to_owned(), message })?;
         Ok(settings)
     }
 
@@ -175,6 +222,46 @@ impl SiteSettings {
             extra_providers: self.extra_providers.clone(),
         }
     }
+}
+
+impl DeploySettings {
+    /// Header values go on the wire as they are: printable ASCII only, and
+    /// rules of the three shapes the deploy understands.
+    fn check(&self) -> Result<(), String> {
+        let header_value = |v: &str| !v.is_empty() && v.bytes().all(|b| (0x20..0x7f).contains(&b));
+        for (rule, value) in &self.cache_control {
+            let shape = rule == "*" || is_extension(rule) || (rule.ends_with('/') && is_plain_folder(rule));
+            if !shape {
+                return Err(format!("deploy.cache_control: {rule:?} is not a folder (`assets/`), an extension (`.html`) or `*`"));
+            }
+            if !header_value(value) {
+                return Err(format!("deploy.cache_control.{rule:?}: {value:?} is not a header value (printable ASCII)"));
+            }
+        }
+        for (extension, value) in &self.content_types {
+            if !is_extension(extension) {
+                return Err(format!("deploy.content_types: {extension:?} is not an extension such as `.ipynb`"));
+            }
+            if !header_value(value) {
+                return Err(format!("deploy.content_types.{extension:?}: {value:?} is not a header value (printable ASCII)"));
+            }
+        }
+        if let Some(bad) = self.keep.iter().find(|k| !is_plain_folder(k)) {
+            return Err(format!("deploy.keep: {bad:?} is not a plain relative path (`CNAME`, `docs/`)"));
+        }
+        Ok(())
+    }
+}
+
+/// `.` then letters and digits.
+fn is_extension(rule: &str) -> bool {
+    rule.strip_prefix('.').is_some_and(|e| !e.is_empty() && e.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// A plain relative path (`assets/`, `a/b`): no `..`, root, `.` or empty part.
+fn is_plain_folder(rule: &str) -> bool {
+    let rule = rule.strip_suffix('/').unwrap_or(rule);
+    crate::changes::is_site_path(rule)
 }
 
 #[cfg(test)]
@@ -235,5 +322,43 @@ mod tests {
             assert!(err.contains("extra_providers: ") && err.contains("is not a provider name"), "{bad}: {err}");
         }
         assert!(SiteSettings::default().extra_providers.is_empty());
+    }
+
+    #[test]
+    fn deploy_settings_are_read_checked_and_left_out_of_the_build_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        let text = "[deploy]\nkeep = [\"CNAME\", \"well-known/\"]\n[deploy.cache_control]\n\"assets/\" = \"max-age=9\"\n\".html\" = \"no-cache\"\n[deploy.content_types]\n\".ipynb\" = \"application/x-ipynb+json\"\n";
+        std::fs::write(&path, text).unwrap();
+        let s = SiteSettings::load(&path, true).unwrap();
+        assert_eq!(s.deploy.cache_control["assets/"], "max-age=9");
+        assert_eq!(s.deploy.content_types[".ipynb"], "application/x-ipynb+json");
+        assert_eq!(s.deploy.keep, ["CNAME", "well-known/"]);
+        assert_eq!(serde_json::to_string(&s).unwrap(), serde_json::to_string(&SiteSettings::default()).unwrap(),
+            "deploy settings change no page");
+        for (bad, why) in [
+            ("[deploy.cache_control]\n\"../x/\" = \"a\"\n", "is not a folder"),
+            ("[deploy.cache_control]\n\"html\" = \"a\"\n", "is not a folder"),
+            ("[deploy.cache_control]\n\".html\" = \"a\\r\\nX-Evil: 1\"\n", "is not a header value"),
+            ("[deploy.content_types]\n\"*\" = \"text/plain\"\n", "is not an extension"),
+            ("[deploy]\nkeep = [\"/etc/passwd\"]\n", "is not a plain relative path"),
+            ("[deploy]\ncache = 1\n", "unknown field `cache`"),
+        ] {
+            std::fs::write(&path, bad).unwrap();
+            let err = SiteSettings::load(&path, true).unwrap_err().to_string();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn card_images_are_remote_or_local() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.toml");
+        assert_eq!(SiteSettings::default().card_images, CardImages::Remote);
+        std::fs::write(&path, "card_images = \"local\"\n").unwrap();
+        assert_eq!(SiteSettings::load(&path, true).unwrap().card_images, CardImages::Local);
+        std::fs::write(&path, "card_images = \"all\"\n").unwrap();
+        let err = SiteSettings::load(&path, true).unwrap_err().to_string();
+        assert!(err.contains("unknown variant `all`, expected `remote` or `local`"), "{err}");
     }
 }

@@ -267,6 +267,7 @@ mod tests {
             },
             notes: Vec::new(),
             files: files.iter().map(|f| f.to_string()).collect(),
+            card_files: Vec::new(),
         })
     }
 

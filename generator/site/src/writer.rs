@@ -1,15 +1,26 @@
 //! Stage 4 of a build, writing: either a fresh tree swapped in whole
 //! ([`Staging`]) or a few files changed in place ([`Transaction`]). The
 //! pipeline writes through [`SiteWriter`] and does not care which.
+//!
+//! The writer also notes what the new site changes in the live one (a
+//! [`ChangeLog`]): [`SiteWriter::commit`] hands those changes back for the
+//! change set that `modelpages deploy` uploads (see [`crate::changes`]).
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
+use crate::changes::{compare_live, Change, ChangeLog, LiveFile};
 use crate::journal::Transaction;
 use crate::manifest::{folder_identity, manifest_path, Manifest};
-use crate::output::{io_error, OutputError, Staging};
+use crate::output::{write_atomically, OutputError, Staging};
 
-pub enum SiteWriter {
+pub struct SiteWriter {
+    target: Target,
+    log: ChangeLog,
+}
+
+enum Target {
     /// A whole new site, staged beside the output; unchanged model pages are
     /// hard-linked from the previous one.
     Fresh { staging: Staging, previous: std::path::PathBuf },
@@ -18,20 +29,39 @@ pub enum SiteWriter {
 }
 
 impl SiteWriter {
+    /// A whole new site staged in `staging`, replacing `previous`; `log`
+    /// notes what it changes.
+    pub(crate) fn fresh(staging: Staging, previous: std::path::PathBuf, log: ChangeLog) -> SiteWriter {
+        SiteWriter { target: Target::Fresh { staging, previous }, log }
+    }
+
+    /// Changes applied in place by `txn`.
+    pub(crate) fn in_place(txn: Transaction, log: ChangeLog) -> SiteWriter {
+        SiteWriter { target: Target::InPlace(txn), log }
+    }
+
     /// Writes a model's file (its page changed, or it is new).
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        match self {
-            SiteWriter::Fresh { staging, .. } => staging.write(rel, bytes),
-            SiteWriter::InPlace(txn) => txn.write(rel, bytes),
+        self.log.note_bytes(rel, bytes);
+        match &self.target {
+            Target::Fresh { staging, .. } => staging.write(rel, bytes),
+            Target::InPlace(txn) => txn.write(rel, bytes),
         }
     }
 
     /// Writes a site file that often stays the same (listings, assets); an
     /// unchanged one keeps its file.
     pub fn write_listing(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        match self {
-            SiteWriter::Fresh { staging, previous } => staging.write_or_link(previous, rel, bytes),
-            SiteWriter::InPlace(txn) => txn.write_if_changed(rel, bytes),
+        // The live site is the output either way (a fresh tree's previous site).
+        let live = compare_live(self.log.out(), rel, bytes);
+        self.log.note_write(rel, &live);
+        match (&self.target, live) {
+            (Target::Fresh { staging, previous }, LiveFile::Same) => {
+                staging.link_from(previous, rel).or_else(|_| staging.write(rel, bytes))
+            }
+            (Target::Fresh { staging, .. }, _) => staging.write(rel, bytes),
+            (Target::InPlace(_), LiveFile::Same) => Ok(()),
+            (Target::InPlace(txn), _) => txn.write(rel, bytes),
         }
     }
 
@@ -41,35 +71,41 @@ impl SiteWriter {
     /// whole: checking 300,000 files took a third of a one-model rebuild at
     /// hub scale.
     pub fn keep(&self, rel: &str) -> bool {
-        match self {
-            SiteWriter::Fresh { staging, previous } => staging.link_from(previous, rel).is_ok(),
-            SiteWriter::InPlace(_) => true,
+        match &self.target {
+            Target::Fresh { staging, previous } => staging.link_from(previous, rel).is_ok(),
+            Target::InPlace(_) => true,
         }
     }
 
-    /// Removes a file of the previous site (a fresh site never had it).
+    /// Removes a file of the previous site (a fresh site never had it; what
+    /// it lacks is found at the commit).
     pub fn remove(&self, rel: &str) {
-        if let SiteWriter::InPlace(txn) = self {
+        if let Target::InPlace(txn) = &self.target {
+            self.log.note_removed(rel);
             txn.remove(rel);
         }
     }
 
     /// Device and inode of the folder that becomes the output, for the manifest.
     pub fn site_identity(&self, out: &Path) -> (u64, u64) {
-        match self {
-            SiteWriter::Fresh { staging, .. } => folder_identity(staging.path()),
-            SiteWriter::InPlace(_) => folder_identity(out),
+        match &self.target {
+            Target::Fresh { staging, .. } => folder_identity(staging.path()),
+            Target::InPlace(_) => folder_identity(out),
         }
         .unwrap_or_default()
     }
 
     /// Makes the new site the output and records `manifest` (naming
-    /// [`SiteWriter::site_identity`]) for the next build. It is written
-    /// straight to its file: at hub scale it is hundreds of megabytes.
-    pub fn commit(self, out: &Path, manifest: &Manifest) -> Result<(), OutputError> {
+    /// [`SiteWriter::site_identity`]) for the next build; it is written
+    /// straight to its file (at hub scale it is hundreds of megabytes).
+    /// Returns what the new site changed in the old one, when the log was on.
+    pub fn commit(self, out: &Path, manifest: &Manifest) -> Result<BTreeMap<String, Change>, OutputError> {
         let path = manifest_path(out);
-        match self {
-            SiteWriter::Fresh { staging, .. } => {
+        let SiteWriter { target, log } = self;
+        match target {
+            Target::Fresh { staging, .. } => {
+                // Files of the old site the new one lacks: removed.
+                log.note_missing_from(staging.path());
                 // Written before the swap and naming the staged folder: if the
                 // swap never happens, the manifest describes no site and the
                 // next build is a full one. One that was not there before
@@ -80,32 +116,10 @@ impl SiteWriter {
                     if !existed {
                         let _ = fs::remove_file(&path);
                     }
-                })
+                })?;
             }
-            SiteWriter::InPlace(txn) => txn.commit(|w| manifest.write_to(w)),
+            Target::InPlace(txn) => txn.commit(|w| manifest.write_to(w))?,
         }
+        Ok(log.into_changes())
     }
-}
-
-fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<(), OutputError> {
-    let mut staged = path.as_os_str().to_owned();
-    staged.push(".tmp");
-    let staged = std::path::PathBuf::from(staged);
-    // A new file, never one found there: a link left in its place would
-    // have the manifest written wherever it points.
-    let _ = fs::remove_file(&staged);
-    let written = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&staged)
-        .and_then(|file| {
-            let mut out = std::io::BufWriter::new(file);
-            write(&mut out).and_then(|()| std::io::Write::flush(&mut out))
-        })
-        .map_err(io_error(&staged))
-        .and_then(|()| fs::rename(&staged, path).map_err(io_error(path)));
-    if written.is_err() {
-        let _ = fs::remove_file(&staged);
-    }
-    written
 }

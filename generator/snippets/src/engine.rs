@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalogue::{Catalogue, Library};
+use crate::sample::SampleTexts;
 
 /// The language of an example, as shown to users and used for highlighting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -47,6 +48,24 @@ pub struct Snippet {
     pub content: String,
 }
 
+impl Snippet {
+    /// Whether the example only says why there is nothing to run (a spec
+    /// fallback such as `# Type of model unknown`): every line a comment.
+    pub fn is_fallback(&self) -> bool {
+        is_comment_only(self.language, &self.content)
+    }
+}
+
+/// Whether every non-blank line of `text` is a comment in `language`: code
+/// that runs nothing.
+pub fn is_comment_only(language: Language, text: &str) -> bool {
+    let marker = match language {
+        Language::Js => "//",
+        Language::Python | Language::Sh => "#",
+    };
+    text.lines().map(str::trim).filter(|line| !line.is_empty()).all(|line| line.starts_with(marker))
+}
+
 /// A model's library and the examples of using the model from it.
 #[derive(Clone, Debug, Serialize)]
 pub struct LibraryExamples<'a> {
@@ -77,9 +96,9 @@ pub struct SnippetEngine {
     local_apps: Vec<crate::local_apps::LocalApp>,
     /// Library key to its templates.
     library_templates: BTreeMap<String, LibraryTemplates>,
-    /// The sample inputs made so far, by the widget text they are made from
-    /// (all they depend on): models share a few widget texts.
-    sample_inputs: Mutex<HashMap<Option<String>, TemplateValue>>,
+    /// The sample inputs made so far, by the sample texts they are made
+    /// from (all they depend on): models share a few widget texts and tasks.
+    sample_inputs: Mutex<HashMap<SampleTexts, TemplateValue>>,
     /// The hosted-inference templates whose text can be given to every model
     /// it fits, with its own id ([`crate::id_text`]), each with a number.
     pub(crate) reusable_inference_templates: HashMap<String, u32>,
@@ -96,11 +115,11 @@ struct LibraryTemplates {
 }
 
 /// The sample inputs library templates read as `inputs.<name>`: each
-/// variable this template sets, rendered from `widget_text` alone.
+/// variable this template sets, rendered from `sample` alone.
 const INPUTS_TEMPLATE: &str = "shared/inputs.jinja";
 
-/// How many sets of sample inputs an engine keeps: far more than the widget
-/// texts of a corpus usually hold, and a bound on memory when they are many.
+/// How many sets of sample inputs an engine keeps: far more than the
+/// samples of a corpus usually are, and a bound on memory when they are many.
 const SAMPLE_INPUTS_KEPT: usize = 4096;
 
 impl Default for SnippetEngine {
@@ -252,9 +271,10 @@ impl SnippetEngine {
         };
         let mut snippets = Vec::new();
         if let Some(templates) = self.library_templates.get(&library.key) {
-            let mut context = TemplateValue::from_serialize(RecordContext::of(record));
-            if templates.reads_inputs {
-                let inputs = self.sample_inputs(widget_text(record))?;
+            let record_context = RecordContext::of(record);
+            let inputs = if templates.reads_inputs { Some(self.sample_inputs(&record_context.sample)?) } else { None };
+            let mut context = TemplateValue::from_serialize(record_context);
+            if let Some(inputs) = inputs {
                 context = minijinja::context! { inputs, ..context };
             }
             for (name, language) in &templates.examples {
@@ -263,6 +283,10 @@ impl SnippetEngine {
                     snippets.push(Snippet { language: *language, content });
                 }
             }
+            // A fallback says there is nothing to run; beside an example in
+            // its language that runs, it only confuses.
+            let runnable: Vec<Language> = snippets.iter().filter(|s| !s.is_fallback()).map(|s| s.language).collect();
+            snippets.retain(|s| !s.is_fallback() || !runnable.contains(&s.language));
         }
         Ok(Some(LibraryExamples { library, snippets }))
     }
@@ -272,19 +296,19 @@ impl SnippetEngine {
         render_template(&self.env.get_template(name).map_err(error)?, context)
     }
 
-    /// The sample inputs for a model whose first widget text is `widget_text`.
-    fn sample_inputs(&self, widget_text: Option<&str>) -> Result<TemplateValue, SnippetError> {
-        let key = widget_text.map(str::to_owned);
-        let made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+    /// The sample inputs for a model whose sample texts are `sample`: the
+    /// template reads nothing else, so the texts are the key.
+    fn sample_inputs(&self, sample: &SampleTexts) -> Result<TemplateValue, SnippetError> {
+        let made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner()).get(sample).cloned();
         if let Some(inputs) = made {
             return Ok(inputs);
         }
-        let inputs = self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { widget_text })?;
+        let inputs = self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { sample })?;
         let mut made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner());
         if made.len() == SAMPLE_INPUTS_KEPT {
             made.clear();
         }
-        made.insert(key, inputs.clone());
+        made.insert(sample.clone(), inputs.clone());
         Ok(inputs)
     }
 
@@ -382,7 +406,9 @@ struct RecordContext<'a> {
     pipeline_tag: Option<&'a str>,
     library_name: Option<&'a str>,
     config: &'a Value,
-    transformers_info: Option<&'a TransformersInfo>,
+    /// The record's `transformersInfo`, or the classes its architecture
+    /// gives ([`crate::transformers_class`]).
+    transformers_info: Option<TransformersInfo>,
     widget_data: &'a [WidgetExample],
     /// The first widget example that has a `text`.
     widget_text: Option<&'a str>,
@@ -393,6 +419,9 @@ struct RecordContext<'a> {
     /// `cardData.base_model`, or its first item when it is a list.
     base_model: Option<&'a str>,
     instance_prompt: Option<&'a str>,
+    /// What the model's examples send it, the same as hosted inference
+    /// sends ([`crate::sample`]).
+    sample: SampleTexts,
 }
 
 static NULL: Value = Value::Null;
@@ -401,20 +430,22 @@ impl<'a> RecordContext<'a> {
     fn of(record: &'a ModelRecord) -> RecordContext<'a> {
         let card_data = record.card_data.as_ref().unwrap_or(&NULL);
         let similarity = record.widget_data.iter().find(|w| w.source_sentence.is_some());
+        let task = record.task();
         RecordContext {
             id: &record.id,
             tags: &record.tags,
-            pipeline_tag: record.task(),
+            pipeline_tag: task,
             library_name: record.library(),
             config: record.config.as_ref().unwrap_or(&NULL),
-            transformers_info: record.transformers_info.as_ref(),
+            transformers_info: crate::transformers_class::transformers_info(record),
             widget_data: &record.widget_data,
             widget_text: widget_text(record),
             source_sentence: similarity.and_then(|w| w.source_sentence.as_deref()),
             sentences: similarity.map_or(&[], |w| &w.sentences),
             card_data,
-            base_model: first_string(card_data.get("base_model")),
+            base_model: record.base_models().first().copied(),
             instance_prompt: first_string(card_data.get("instance_prompt")),
+            sample: SampleTexts::of(record, task.unwrap_or_default()),
         }
     }
 }

@@ -14,8 +14,10 @@ mod id_text;
 mod memo;
 pub mod inference;
 pub mod local_apps;
+pub mod sample;
+mod transformers_class;
 
 pub use catalogue::{Catalogue, Library};
-pub use engine::{Language, LibraryExamples, Snippet, SnippetEngine, SnippetError};
+pub use engine::{is_comment_only, Language, LibraryExamples, Snippet, SnippetEngine, SnippetError};
 pub use inference::{InferenceExamples, InferenceOptions, InferenceSettings, InferenceSnippet};
 pub use local_apps::{LocalApp, LocalAppExample, LocalAppKind};

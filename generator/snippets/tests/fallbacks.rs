@@ -24,9 +24,12 @@ fn spec_fallbacks_are_exact() {
     let engine = SnippetEngine::new();
     use Language::*;
     let cases: &[(&str, Language, &str)] = &[
-        (r#"{"id": "a/b", "library_name": "transformers", "pipeline_tag": "text-classification"}"#, Python, "# Type of model unknown"),
+        (r#"{"id": "a/b", "library_name": "transformers"}"#, Python, "# Type of model unknown"),
+        (r#"{"id": "a/b", "library_name": "transformers", "config": {"architectures": ["NoKnownHead"]}}"#, Python, "# Type of model unknown"),
         (r#"{"id": "a/b", "library_name": "audiocraft", "tags": ["audio"]}"#, Python, "# Type of model unknown"),
         (r#"{"id": "a/b", "library_name": "sklearn", "config": {"sklearn": {"model_format": "skops"}}}"#, Python, "# Model filename not specified in config.json"),
+        (r#"{"id": "a/b", "library_name": "sklearn", "tags": ["skops"]}"#, Python, "# Model filename not specified in config.json"),
+        (r#"{"id": "a/b", "library_name": "sklearn", "tags": ["skops"], "config": {"sklearn": {"model_format": "pickle"}}}"#, Python, "# Model filename not specified in config.json"),
         (r#"{"id": "a/b", "library_name": "speechbrain", "config": {}}"#, Python, "# interface not specified in config.json"),
         (r#"{"id": "a/b", "library_name": "speechbrain", "config": {"speechbrain": {"speechbrain_interface": "NoSuchInterface"}}}"#, Python, "# interface in config.json invalid"),
         (r#"{"id": "a/b", "library_name": "peft", "config": {"peft": {"base_model_name_or_path": "x/y", "task_type": "NOPE"}}}"#, Python, "# Task type is invalid."),
@@ -116,4 +119,54 @@ fn unknown_or_missing_library_has_no_examples() {
     // A catalogue library without templates is known but has no examples.
     let usage = engine.library_examples(&record(r#"{"id": "a/b", "library_name": "acestep"}"#)).unwrap().unwrap();
     assert!(usage.snippets.is_empty());
+}
+
+#[test]
+fn a_fallback_is_not_shown_beside_an_example_that_runs() {
+    let engine = SnippetEngine::new();
+    // The pipeline example runs; the direct one would only say the class is unknown.
+    let all = examples(&engine, r#"{"id": "a/b", "library_name": "transformers", "pipeline_tag": "text-classification"}"#);
+    let python: Vec<&String> = all.iter().filter(|(l, _)| *l == Language::Python).map(|(_, c)| c).collect();
+    assert_eq!(python.len(), 1, "{all:#?}");
+    assert!(python[0].contains("pipeline(\"text-classification\""), "{all:#?}");
+    assert!(all.iter().all(|(_, c)| !c.contains("Type of model unknown")), "{all:#?}");
+}
+
+#[test]
+fn transformers_classes_come_from_the_architecture() {
+    let engine = SnippetEngine::new();
+    let all = examples(
+        &engine,
+        r#"{"id": "a/b", "library_name": "transformers", "pipeline_tag": "text-generation", "tags": ["conversational"],
+            "config": {"architectures": ["LlamaForCausalLM"]}}"#,
+    );
+    let direct = all.iter().find(|(_, c)| c.contains("# Load model directly")).expect("a direct example");
+    assert!(direct.1.contains("from transformers import AutoTokenizer, AutoModelForCausalLM"), "{}", direct.1);
+    assert!(direct.1.contains("apply_chat_template"), "{}", direct.1);
+    let vision = examples(
+        &engine,
+        r#"{"id": "a/b", "library_name": "transformers", "pipeline_tag": "image-classification", "config": {"architectures": ["ViTForImageClassification"]}}"#,
+    );
+    assert!(vision.iter().any(|(_, c)| c.contains("AutoImageProcessor, AutoModelForImageClassification")), "{vision:#?}");
+}
+
+#[test]
+fn skops_models_load_the_file_their_config_names() {
+    let engine = SnippetEngine::new();
+    let skops = examples(
+        &engine,
+        r#"{"id": "a/b", "library_name": "sklearn", "tags": ["skops"], "config": {"sklearn": {"model": {"file": "model.skops"}}}}"#,
+    );
+    let load = skops.iter().find(|(l, _)| *l == Language::Python).unwrap();
+    assert!(load.1.contains("filename=\"model.skops\"") && load.1.contains("from skops.io import"), "{}", load.1);
+    assert!(skops.iter().any(|(l, c)| *l == Language::Sh && c.contains("skops")), "{skops:#?}");
+    let pickled = examples(
+        &engine,
+        r#"{"id": "a/b", "library_name": "sklearn", "tags": ["skops"], "config": {"sklearn": {"model_format": "pickle", "model": {"file": "m.pkl"}}}}"#,
+    );
+    let load = pickled.iter().find(|(l, _)| *l == Language::Python).unwrap();
+    assert!(load.1.contains("joblib.load") && !load.1.contains("skops"), "{}", load.1);
+    // Without the tag, the file has a conventional name.
+    let plain = examples(&engine, r#"{"id": "a/b", "library_name": "sklearn"}"#);
+    assert!(plain.iter().any(|(_, c)| c.contains("sklearn_model.joblib")), "{plain:#?}");
 }

@@ -74,7 +74,7 @@ fn every_record_loads_and_validates() {
         parse_record(&source.record_path(), &bytes).unwrap();
         let model = load_model(source).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(model.id.as_str(), source.folder_id);
-        assert!(model.id.as_str().len() <= modelpages_record::MAX_ID_LEN);
+        assert!(model.id.name().len() <= modelpages_record::MAX_NAME_LEN && model.id.namespace().len() <= modelpages_record::MAX_NAMESPACE_LEN);
         assert!(model.id.namespace().starts_with("synth-"), "{}", model.id);
         assert!(lower_ids.insert(model.id.as_str().to_ascii_lowercase()), "duplicate id {}", model.id);
         let card = model.card.expect("every model has a card");

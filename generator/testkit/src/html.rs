@@ -89,10 +89,19 @@ pub fn tokens(html: &str) -> Vec<Node> {
 }
 
 /// Elements that run code, load documents or styles, or switch the parser
-/// into foreign content (where sanitisers and browsers may disagree).
+/// into foreign content (where sanitisers and browsers may disagree). A
+/// `<math>` holding only [`MATH_ELEMENTS`] is a card's formula, which may be.
 const FORBIDDEN_TAGS: &[&str] = &[
     "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "form", "base",
     "link", "meta", "template", "portal", "noscript", "xmp", "plaintext", "noembed", "noframes", "param",
+];
+
+/// What a formula's MathML may hold: presentation elements and, in its
+/// text, a few HTML ones; nothing that changes how a browser parses.
+const MATH_ELEMENTS: &[&str] = &[
+    "mi", "mn", "mo", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "munder", "mover",
+    "munderover", "mrow", "mtable", "mtr", "mtd", "mpadded", "mphantom", "mmultiscripts", "mprescripts", "b", "i",
+    "code", "span",
 ];
 
 /// Attributes holding a URL a browser follows or loads.
@@ -104,6 +113,9 @@ const URL_ATTRIBUTES: &[&str] =
 pub struct SiteMarkup {
     /// The Content-Security-Policy the page must declare.
     pub csp: String,
+    /// The policy a page may declare instead, which allows `https:` images:
+    /// a page declaring it may show them, lazily and without a referrer.
+    pub csp_remote_images: Option<String>,
     /// URL of the site's stylesheet.
     pub stylesheet: String,
     /// URL of the site's island bundle, when the site has one.
@@ -116,12 +128,19 @@ pub fn live_markup(html: &str, site: Option<&SiteMarkup>) -> Vec<String> {
     let nodes = tokens(html);
     let mut found = Vec::new();
     let mut csp_seen = false;
+    let mut remote_images = false;
     for (i, node) in nodes.iter().enumerate() {
         let Node::Start { name, attrs } = node else { continue };
-        if FORBIDDEN_TAGS.contains(&name.as_str()) {
-            match site.map(|site| allowed_site_tag(site, node, nodes.get(i + 1))) {
-                Some(Some(is_csp)) => csp_seen |= is_csp,
-                _ => found.push(format!("<{name}> element {attrs:?}")),
+        if name == "math" && is_plain_math(&nodes[i..]) {
+            // Its elements' attributes are checked below all the same.
+        } else if FORBIDDEN_TAGS.contains(&name.as_str()) {
+            match site.and_then(|site| allowed_site_tag(site, node, nodes.get(i + 1))) {
+                Some(Some(policy)) => {
+                    csp_seen = true;
+                    remote_images = policy == Policy::RemoteImages;
+                }
+                Some(None) => {}
+                None => found.push(format!("<{name}> element {attrs:?}")),
             }
         }
         for (attr, value) in attrs {
@@ -129,7 +148,8 @@ pub fn live_markup(html: &str, site: Option<&SiteMarkup>) -> Vec<String> {
                 found.push(format!("<{name} {attr}={value:?}>"));
             }
             if URL_ATTRIBUTES.contains(&attr.as_str()) && !(name == "link" && value == "data:,") {
-                if let Some(problem) = url_problem(value, attr) {
+                let shown = remote_images && name == "img" && attr == "src" && is_shown_remote_image(node);
+                if let Some(problem) = url_problem(value, attr).filter(|_| !shown) {
                     found.push(format!("<{name} {attr}={value:?}>: {problem}"));
                 }
             }
@@ -141,30 +161,74 @@ pub fn live_markup(html: &str, site: Option<&SiteMarkup>) -> Vec<String> {
     found
 }
 
-/// For a site page: `Some(is_csp)` when `node` is one of the elements the
-/// templates write themselves, `None` when it came from somewhere else.
-fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Option<bool> {
+/// Which of the site's policies a page declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Policy {
+    Strict,
+    RemoteImages,
+}
+
+/// Whether the `<math>` element `nodes` start with holds only
+/// [`MATH_ELEMENTS`], up to its end.
+fn is_plain_math(nodes: &[Node]) -> bool {
+    let mut depth = 0;
+    for node in nodes {
+        match node {
+            Node::Start { name, .. } if name == "math" => depth += 1,
+            Node::Start { name, .. } if !MATH_ELEMENTS.contains(&name.as_str()) => return false,
+            Node::End { name } if name == "math" => {
+                depth -= 1;
+                if depth == 0 {
+                    return true;
+                }
+            }
+            Node::Comment(_) => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// An `https:` image shown as the site shows remote images: lazily and
+/// without a referrer.
+fn is_shown_remote_image(node: &Node) -> bool {
+    node.attr("src").is_some_and(|src| src.starts_with("https://"))
+        && node.attr("loading") == Some("lazy")
+        && node.attr("referrerpolicy") == Some("no-referrer")
+}
+
+/// For a site page: `Some(Some(policy))` for the policy's meta element,
+/// `Some(None)` for another element the templates write themselves, `None`
+/// when it came from somewhere else.
+fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Option<Option<Policy>> {
     let Node::Start { name, attrs } = node else { return None };
     let only = |keys: &[&str]| attrs.iter().all(|(k, _)| keys.contains(&k.as_str()));
     match name.as_str() {
         "script" => {
             let inline_empty = matches!(next, Some(Node::End { name }) if name == "script");
             let ours = site.script.as_deref().is_some_and(|src| node.attr("src") == Some(src));
-            (ours && inline_empty && only(&["src", "defer"])).then_some(false)
+            (ours && inline_empty && only(&["src", "defer"])).then_some(None)
         }
         "link" => {
             let stylesheet = node.attr("rel") == Some("stylesheet") && node.attr("href") == Some(site.stylesheet.as_str());
             let icon = node.attr("rel") == Some("icon") && node.attr("href") == Some("data:,");
-            ((stylesheet || icon) && only(&["rel", "href"])).then_some(false)
+            ((stylesheet || icon) && only(&["rel", "href"])).then_some(None)
         }
         "meta" => {
             if node.attr("http-equiv").is_some() {
-                let csp = node.attr("http-equiv") == Some("Content-Security-Policy")
-                    && node.attr("content") == Some(site.csp.as_str());
-                return (csp && only(&["http-equiv", "content"])).then_some(true);
+                let is_csp = node.attr("http-equiv") == Some("Content-Security-Policy") && only(&["http-equiv", "content"]);
+                let content = node.attr("content");
+                let policy = if content == Some(site.csp.as_str()) {
+                    Policy::Strict
+                } else if content.is_some() && content == site.csp_remote_images.as_deref() {
+                    Policy::RemoteImages
+                } else {
+                    return None;
+                };
+                return is_csp.then_some(Some(policy));
             }
             let named = matches!(node.attr("name"), Some("viewport" | "referrer" | "description"));
-            (attrs.len() == 1 && node.attr("charset") == Some("utf-8") || named && only(&["name", "content"])).then_some(false)
+            (attrs.len() == 1 && node.attr("charset") == Some("utf-8") || named && only(&["name", "content"])).then_some(None)
         }
         _ => None,
     }
@@ -190,7 +254,12 @@ mod tests {
     use super::*;
 
     fn site() -> SiteMarkup {
-        SiteMarkup { csp: "default-src 'self'".into(), stylesheet: "/assets/s.css".into(), script: Some("/assets/i.js".into()) }
+        SiteMarkup {
+            csp: "default-src 'self'".into(),
+            csp_remote_images: Some("default-src 'self'; img-src https:".into()),
+            stylesheet: "/assets/s.css".into(),
+            script: Some("/assets/i.js".into()),
+        }
     }
 
     #[test]
@@ -245,5 +314,31 @@ mod tests {
         let inline = format!("{page}<script src=\"/assets/i.js\">x()</script>");
         assert_eq!(live_markup(&inline, Some(&site())).len(), 1);
         assert_eq!(live_markup(page, None).len(), 4, "no site markup in a fragment");
+    }
+
+    #[test]
+    fn remote_images_need_the_widened_policy_lazy_loading_and_no_referrer() {
+        let policy = |csp: &str| format!("<meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">");
+        let shown = "<img src=\"https://x.example/a.png\" loading=\"lazy\" referrerpolicy=\"no-referrer\">";
+        let widened = policy("default-src 'self'; img-src https:");
+        assert_eq!(live_markup(&format!("{widened}{shown}"), Some(&site())), Vec::<String>::new());
+        assert_eq!(live_markup(&format!("{}{shown}", policy("default-src 'self'")), Some(&site())).len(), 1);
+        assert_eq!(live_markup(&format!("{widened}<img src=\"https://x.example/a.png\">"), Some(&site())).len(), 1);
+        assert_eq!(live_markup(&format!("{widened}<video poster=\"https://x.example/a.png\">"), Some(&site())).len(), 1);
+        assert_eq!(live_markup(shown, None).len(), 1, "never in a fragment");
+    }
+
+    #[test]
+    fn formulas_pass_and_other_foreign_content_does_not() {
+        let formula = "<math display=\"block\"><mfrac><mi>a</mi><mtext><b>b</b></mtext></mfrac></math>";
+        assert_eq!(live_markup(formula, None), Vec::<String>::new());
+        for bad in [
+            "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+            "<math><annotation-xml encoding=\"text/html\"><div>x</div></annotation-xml></math>",
+            "<math><mi>x</mi>",
+            "<math><mi onclick=\"x()\">x</mi></math>",
+        ] {
+            assert!(!live_markup(bad, None).is_empty(), "{bad} passed");
+        }
     }
 }

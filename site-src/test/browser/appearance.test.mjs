@@ -5,7 +5,7 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CHAT_MODEL, IMAGE_MODEL, SCREENSHOTS, modelPath, useHarness } from "./harness.mjs";
+import { CHAT_MODEL, IMAGE_MODEL, LONG_NAME_MODEL, SCREENSHOTS, modelPath, useHarness } from "./harness.mjs";
 
 let harness;
 useHarness({ before, after, afterEach }, (started) => {
@@ -144,8 +144,11 @@ describe("appearance", () => {
     const pages = [
       [modelPath(CHAT_MODEL), ".inference-controls[data-mounted] [role=tablist]"],
       [modelPath(IMAGE_MODEL), ".inference-controls[data-mounted] [role=tablist]"],
+      // The longest name an id can have wraps in the header.
+      [modelPath(LONG_NAME_MODEL), ".inference-controls[data-mounted] [role=tablist]"],
       ["/", ".search-results"],
     ];
+    const shotName = { [modelPath(CHAT_MODEL)]: "chat", [modelPath(IMAGE_MODEL)]: "image", [modelPath(LONG_NAME_MODEL)]: "long-name" };
     for (const [path, ready] of pages) {
       const page = await openMounted(context, path, ready);
       const widths = await page.evaluate(() => ({
@@ -164,7 +167,7 @@ describe("appearance", () => {
         assert.ok(code !== null);
         assert.ok(code.scroll > code.client, "long code lines should overflow their block at 320 px");
         assert.equal(code.overflow, "auto");
-        await page.screenshot({ path: join(SCREENSHOTS, `narrow-${path === modelPath(CHAT_MODEL) ? "chat" : "image"}.png`) });
+        await page.screenshot({ path: join(SCREENSHOTS, `narrow-${shotName[path]}.png`) });
       } else {
         await page.screenshot({ path: join(SCREENSHOTS, "narrow-index.png") });
       }

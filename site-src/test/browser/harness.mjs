@@ -11,7 +11,8 @@ import { startServer } from "../../tools/serve.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 
-export const CHROMIUM = "/usr/bin/chromium";
+// `make test-browser` passes the browser it found (PATH or MODELPAGES_CHROMIUM).
+export const CHROMIUM = process.env.MODELPAGES_CHROMIUM || "/usr/bin/chromium";
 export const DIST = resolve(siteSrc, process.env.MODELPAGES_DIST ?? "../dist");
 export const SCREENSHOTS = resolve(siteSrc, process.env.MODELPAGES_SCREENSHOTS ?? "build/screenshots");
 
@@ -30,6 +31,9 @@ export const CHROMIUM_ARGS = [
 export const CHAT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 export const IMAGE_MODEL = "black-forest-labs/FLUX.1-dev";
 export const CLASSIFIER_MODEL = "distilbert/distilbert-base-uncased-finetuned-sst-2-english";
+/** A name of 96 characters, the most the Hub allows after the slash (116 in all). */
+export const LONG_NAME_MODEL =
+  "modelpages-fixtures/a-fixture-whose-name-has-96-characters-as-many-as-the-hub-allows-after-the-slash-of-a-model-id-1";
 
 /** Fails with the fix when the browser or the built site is missing. */
 export function checkPrerequisites(dist = DIST) {
@@ -126,12 +130,45 @@ export async function startHarness({ dist = DIST } = {}) {
       }
     });
 
+  /** Takes requests a route answered itself (never sent) out of the record. */
+  const forgetRequests = (urls) => {
+    const answered = new Set(urls);
+    requests.splice(0, requests.length, ...requests.filter((url) => !answered.has(url)));
+  };
+
   const close = async () => {
     await browser.close();
     await server.close();
   };
 
-  return { origin: server.origin, port: server.port, browser, newContext, openPage, problems, requests, offHostRequests, close };
+  return {
+    origin: server.origin,
+    port: server.port,
+    browser,
+    newContext,
+    openPage,
+    problems,
+    requests,
+    offHostRequests,
+    forgetRequests,
+    close,
+  };
+}
+
+/**
+ * Answers `route` with the image `body` when it asks another host for an
+ * `https:` image (cards may show those), without sending the request, and
+ * records `{ url, referer }` in `record`; false for any other request.
+ */
+export async function answerRemoteImage(route, record, body) {
+  const request = route.request();
+  const url = new URL(request.url());
+  if (url.protocol !== "https:" || request.resourceType() !== "image") {
+    return false;
+  }
+  record.push({ url: url.href, referer: (await request.allHeaders()).referer ?? null });
+  await route.fulfill({ status: 200, contentType: "image/png", body });
+  return true;
 }
 
 /** Attributes and text of every example figure that is shown. */

@@ -1,15 +1,16 @@
 // Every page built from the hostile corpus (generator/cli/tests/hostile_corpus),
 // opened in headless Chromium: no dialog opens, no script from a record runs
 // (the records' payloads all try to set window.__pwned or open a dialog), and
-// no request leaves the test server. `make test-browser` builds the site;
-// MODELPAGES_HOSTILE_DIST names it.
+// no request leaves the test server but a card's `https:` images, which are
+// answered here (never sent) and must ask without a referrer. `make
+// test-browser` builds the site; MODELPAGES_HOSTILE_DIST names it.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
-import { tablist, useHarness } from "./harness.mjs";
+import { answerRemoteImage, tablist, useHarness } from "./harness.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 const HOSTILE_DIST = process.env.MODELPAGES_HOSTILE_DIST && resolve(siteSrc, process.env.MODELPAGES_HOSTILE_DIST);
@@ -60,13 +61,20 @@ useHarness(
   { dist: HOSTILE_DIST },
 );
 
+/** An empty image answered for every remote image request. */
+const EMPTY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 /**
  * A context whose pages report any dialog and whose requests may only go to
- * the test server: anything else is recorded and aborted before it leaves.
+ * the test server: `https:` images are recorded and answered with an empty
+ * one; anything else is recorded and aborted before it leaves.
  */
 async function trappedContext() {
   const context = await harness.newContext();
-  const trapped = { dialogs: [], offHost: [] };
+  const trapped = { dialogs: [], offHost: [], remoteImages: [] };
   context.on("page", (page) => {
     page.on("dialog", async (dialog) => {
       trapped.dialogs.push(`${page.url()}: ${dialog.type()} ${dialog.message()}`);
@@ -77,7 +85,7 @@ async function trappedContext() {
     const url = new URL(route.request().url());
     if (url.protocol === "data:" || (url.hostname === "127.0.0.1" && Number(url.port) === harness.port)) {
       await route.continue();
-    } else {
+    } else if (!(await answerRemoteImage(route, trapped.remoteImages, EMPTY_PNG))) {
       trapped.offHost.push(url.href);
       await route.abort();
     }
@@ -117,6 +125,8 @@ describe("hostile corpus in the browser", () => {
     }
     assert.deepEqual(trapped.dialogs, [], "dialogs opened");
     assert.deepEqual(trapped.offHost, [], "requests to other hosts");
+    assert.deepEqual(trapped.remoteImages.filter((image) => image.referer !== null), [], "remote images sent a referrer");
+    harness.forgetRequests(trapped.remoteImages.map((image) => image.url));
     // Cards may name images by relative paths the site does not serve (the
     // sanitiser keeps those, as it keeps `<img src=x>` without its handler):
     // a 404 from the test server itself is expected, anything else is not.

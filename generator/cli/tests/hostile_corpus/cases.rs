@@ -31,6 +31,7 @@ pub fn all(c: &Corpus) -> Vec<Case> {
     cases.extend(values(c));
     cases.extend(file_system(c));
     cases.extend(input_limits(c));
+    cases.extend(hub_fields(c));
     cases
 }
 
@@ -42,6 +43,7 @@ fn id_case(c: &Corpus, name: &'static str, folder: &str, id: &str, message: &str
 fn ids(c: &Corpus) -> Vec<Case> {
     let absolute = c.root.join("pwned/absolute").display().to_string();
     let overlong = format!("ids/{}", "x".repeat(120));
+    let long_namespace = format!("{}/x", "n".repeat(97));
     let mut cases = vec![
         id_case(c, "id-parent-dir", "ids/parent", "../x", "invalid id \"../x\": model id part \"..\" starts or ends with `-` or `.`"),
         id_case(c, "id-nested-traversal", "ids/nested", "a/../../b", "model id must have two parts, `namespace/name`, found 4"),
@@ -54,7 +56,8 @@ fn ids(c: &Corpus) -> Vec<Case> {
         id_case(c, "id-markup", "ids/markup", "ids/<script>", "model id has the character '<'"),
         // Cyrillic "а" in both the folder and the id: it looks like a Latin "a".
         id_case(c, "id-unicode-lookalike", "ids/\u{430}pple", "ids/\u{430}pple", "model id has the character '\u{430}'"),
-        id_case(c, "id-over-long", &overlong, &overlong, "model id is 124 characters long; at most 96 are allowed"),
+        id_case(c, "id-over-long", &overlong, &overlong, "model name (after the `/`) is 120 characters long; at most 96 are allowed"),
+        id_case(c, "id-namespace-over-long", &long_namespace, &long_namespace, "model namespace (before the `/`) is 97 characters long; at most 96 are allowed"),
         id_case(c, "id-three-segments", "ids/three", "ids/three/more", "model id must have two parts, `namespace/name`, found 3"),
         id_case(c, "id-differs-from-folder", "ids/mismatch", "ids/other", "id \"ids/other\" does not match its folder \"ids/mismatch\""),
         id_case(c, "id-empty", "ids/empty", "", "model id is empty"),
@@ -201,6 +204,16 @@ fn cards(c: &Corpus) -> Vec<Case> {
         card_case(c, "card-placeholder-forgery", "\u{E000}code-block-0\u{E000}\n\n<p>\u{E000}code-block-1\u{E000}</p>\n\n```\n<script>window.__pwned=1</script>\n```"),
         card_case(c, "card-remote-images", "![a](https://evil.example/a.png)\n\n<img src=\"//evil.example/b.png\" alt=\"b\">\n\n<img src=\"/\\evil.example/c.png\" alt=\"c\">\n\n<img srcset=\"https://evil.example/d.png 2x\" alt=\"d\">\n\n<video poster=\"https://evil.example/e.png\"></video>"),
     ];
+    // Formulas are MathML of an allowlist or code; references never leave
+    // the model's folder; a card's ids never take the page's.
+    let math = "$\\text{<script>window.__pwned=1</script>}$ $\\href{javascript:window.__pwned=1}{x}$\n\n\
+                \\(<img src=x onerror=window.__pwned=1>\\) \\[\\mathrm{<style>}\\]\n\n$$";
+    let deep = format!("{math}{}x{}$$", "{".repeat(200), "}".repeat(200));
+    cases.push(Case { notes: vec!["1 formula shown as code (nested deeper than 32 levels)".into()], ..card_case(c, "card-math-payloads", &deep) });
+    let escapes = "![up](../../fs/x.png) <img src=\"%2e%2e/%2e%2e/x.png\" alt=\"enc\"> [abs](/etc/passwd)\n\n\
+                   <video src=\"javascript:window.__pwned=1\"></video> <audio><source src=\"../x.wav\"></audio>\n\n\
+                   <h1 id=\"main\">forged main</h1> <a href=\"#main\">to main</a> <a href=\"#card-heading\">to card</a>";
+    cases.push(Case { notes: vec!["3 references leaving the model's folder".into()], ..card_case(c, "card-relative-escapes", escapes) });
     // Front matter values are shown as metadata: escaped text, never markup.
     c.record("cards/front-matter", r#"{"id": "cards/front-matter"}"#);
     c.card("cards/front-matter", &format!(
@@ -376,5 +389,32 @@ fn input_limits(c: &Corpus) -> Vec<Case> {
               "limits/adapter-path: provider \"fal-ai\" has an unusable adapter weights path \"../../../../attacker/repo/resolve/main/w.safetensors\""),
         noted("fs-fifo-gguf", page("fs/fifo-gguf", &[]), "fs/fifo-gguf/m-Q4_K_M.gguf: is not a regular file"),
         noted("fs-link-gguf", page("fs/link-gguf", &[]), "fs/link-gguf/m-Q4_K_M.gguf: is a symbolic link; links are not followed"),
+    ]
+}
+
+/// The Hub's descriptive fields (issue 17) with hostile values: never a
+/// failed model, one note per field naming it, no value copied into a note
+/// whole; and a provider task that is a payload.
+fn hub_fields(c: &Corpus) -> Vec<Case> {
+    let noted = |name, expect, note: &str| Case { notes: vec![note.to_owned()], ..case(name, expect) };
+    let id = "hub/gated-payload";
+    c.record(id, &json!({"id": id, "gated": PAYLOAD, "pipeline_tag": "text-classification"}).to_string());
+    let id = "hub/safetensors-long";
+    let long = PAYLOAD.repeat(10_000);
+    c.record(id, &json!({"id": id, "safetensors": {"parameters": {"BF16": long}}, "pipeline_tag": "text-classification"}).to_string());
+    let id = "hub/model-index-list-metric";
+    let index = json!([{"name": PAYLOAD, "results": [{"metrics": [{"type": "acc", "value": [1, 2]}]}]}]);
+    c.record(id, &json!({"id": id, "model-index": index, "pipeline_tag": "text-classification"}).to_string());
+    let id = "hub/mapping-task-payload";
+    c.record(id, &json!({"id": id, "inferenceProviderMapping": {"together": {"providerId": "x/y", "status": "live", "task": PAYLOAD}}}).to_string());
+    vec![
+        noted("type-hub-gated-payload", page("hub/gated-payload", &[]),
+              "hub/gated-payload: model.json: `gated` ignored: expected false, \"auto\" or \"manual\", found another string"),
+        noted("type-hub-safetensors-long-string", page("hub/safetensors-long", &[]),
+              "hub/safetensors-long: model.json: `safetensors` ignored: invalid type: string \"MPHOSTILE"),
+        noted("type-hub-model-index-list-metric", page("hub/model-index-list-metric", &[]),
+              "hub/model-index-list-metric: model.json: `model-index` ignored: "),
+        noted("type-hub-mapping-task-payload", page("hub/mapping-task-payload", &[]),
+              "hub/mapping-task-payload: no usage examples: no library (the record has no library_name); hosted inference does not serve task \"MPHOSTILE"),
     ]
 }

@@ -9,7 +9,7 @@ mod install;
 
 use modelpages_render::{CodeExample, InferenceExample};
 use modelpages_snippets::inference::AUTO;
-use modelpages_snippets::Library;
+use modelpages_snippets::{is_comment_only, Language, Library};
 use serde::Serialize;
 
 use install::{imported_modules, is_standard_library, normalize, package_for_module, pip_install_args, requirement_names};
@@ -29,10 +29,14 @@ pub struct NotebookInput<'a> {
     pub hub_url: &'a str,
 }
 
-/// The notebook, or `None` for a model without any Python example.
+/// The notebook, or `None` for a model without any Python example that
+/// runs: a library example that is only a comment (a spec fallback such as
+/// `# Type of model unknown`) is no reason to download a notebook, and is
+/// left out of one.
 pub fn notebook(input: &NotebookInput<'_>) -> Option<Vec<u8>> {
     let hosted = hosted_example(input.inference);
-    let has_python = input.library_examples.iter().any(|e| e.language == "python");
+    let runnable_python = |e: &&CodeExample| e.language == "python" && !is_comment_only(Language::Python, &e.text);
+    let has_python = input.library_examples.iter().any(|e| runnable_python(&e));
     if !has_python && hosted.is_none() {
         return None;
     }
@@ -56,6 +60,7 @@ pub fn notebook(input: &NotebookInput<'_>) -> Option<Vec<u8>> {
     let library_examples = if has_python { input.library_examples } else { &[] };
     for example in library_examples {
         match example.language {
+            "python" if !runnable_python(&example) => {}
             "python" => library_cells.code("library", &example.text),
             "sh" => {
                 library_installs = true;
@@ -73,7 +78,7 @@ pub fn notebook(input: &NotebookInput<'_>) -> Option<Vec<u8>> {
     }
     let mut imports: Vec<&str> = hosted.map(|h| imported_modules(&h.text)).unwrap_or_default();
     if !library_installs {
-        for example in library_examples.iter().filter(|e| e.language == "python") {
+        for example in library_examples.iter().filter(runnable_python) {
             imports.extend(imported_modules(&example.text));
         }
     }

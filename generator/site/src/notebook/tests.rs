@@ -135,3 +135,15 @@ fn fences_outlast_backticks_inside() {
     assert_eq!(fenced("sh", "echo ````x"), "`````sh\necho ````x\n`````");
     assert_eq!(code_span("a`b\nc"), "`abc`");
 }
+
+#[test]
+fn a_fallback_alone_is_no_reason_for_a_notebook() {
+    let fallback = [code("sh", "pip install -U transformers torch"), code("python", "# Type of model unknown")];
+    assert!(build(Some("transformers"), &fallback, &[]).is_none(), "only a comment to run");
+    // With a hosted example there is a notebook, without the fallback cell
+    // (nor the library's install steps: nothing of the library runs).
+    let inference = [hosted("auto", "huggingface_hub", false, CLIENT_EXAMPLE)];
+    let nb = build(Some("transformers"), &fallback, &inference).expect("a notebook");
+    assert_eq!(cell_ids(&nb), ["title", "install", "inference-intro", "inference"]);
+    assert!(!cell_text(&nb, "install").contains("transformers"), "{}", cell_text(&nb, "install"));
+}

@@ -1,10 +1,9 @@
-//! Sample inputs for inference examples: the model's own widget data first,
-//! then a default per task (the spec's constants where it names one).
+//! Sample inputs for inference examples: the model's sample texts
+//! ([`crate::sample`], shared with library examples), the spec's candidate
+//! labels, and the constant table and rows of table and tabular tasks.
 //!
-//! Every client of every provider quotes the sample input, hundreds of
-//! examples on a chat model's page, so widget values are used only up to a
-//! size ([`MAX_SAMPLE_BYTES`], [`MAX_SAMPLE_SENTENCES`]): a record's long
-//! value would otherwise be copied into the page hundreds of times.
+//! Every client of every provider quotes the sample input, so widget values
+//! are used only up to a size ([`MAX_SAMPLE_BYTES`], [`MAX_SAMPLE_SENTENCES`]).
 
 use std::sync::OnceLock;
 
@@ -15,17 +14,11 @@ use serde_json::{json, Map, Value};
 
 use super::providers::ProviderMapping;
 use super::{RequestKind, TaskSpec};
+pub use crate::sample::MAX_SAMPLE_BYTES;
+use crate::sample::{fits, SampleTexts};
 
-/// Longest widget value (text, context, source sentence, all sentences
-/// together) an example quotes; real widget texts are a sentence or a
-/// paragraph.
-pub const MAX_SAMPLE_BYTES: usize = 1024;
 /// Most sentences of a widget example a sentence-similarity example quotes.
 pub const MAX_SAMPLE_SENTENCES: usize = 16;
-
-fn fits(value: &str) -> bool {
-    value.len() <= MAX_SAMPLE_BYTES
-}
 
 fn sentences_fit(sentences: &[String]) -> bool {
     sentences.len() <= MAX_SAMPLE_SENTENCES && sentences.iter().map(String::len).sum::<usize>() <= MAX_SAMPLE_BYTES
@@ -39,14 +32,12 @@ pub fn has_oversized_widget_values(record: &ModelRecord) -> bool {
     })
 }
 
-/// Spec: the sample image-generation prompt is an astronaut in a jungle.
-pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted colors, detailed, 8k";
 /// Spec: the example candidate labels.
 pub const CANDIDATE_LABELS: [&str; 3] = ["refund", "legal", "faq"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SampleInputs {
-    /// The main text (or prompt).
+    /// The main text (or prompt); a chat model's message.
     pub text: String,
     pub question: String,
     pub context: String,
@@ -63,53 +54,31 @@ pub struct SampleInputs {
 
 impl SampleInputs {
     pub fn of(record: &ModelRecord, kind: &RequestKind<'_>) -> SampleInputs {
-        let widget_text = record.widget_data.iter().find_map(|w| w.text.clone().filter(|v| fits(v)));
-        let widget_context = record.widget_data.iter().find_map(|w| w.context.clone().filter(|v| fits(v)));
         let similarity = record
             .widget_data
             .iter()
             .find(|w| w.source_sentence.as_deref().is_some_and(fits) && sentences_fit(&w.sentences));
         let task = match kind {
-            RequestKind::Chat => "chat",
+            RequestKind::Chat => record.task().unwrap_or("text-generation"),
             RequestKind::Task(spec) => spec.task.as_str(),
         };
-        let default_text = match task {
-            "text-classification" => "I like you. I love you",
-            "token-classification" => "My name is Sarah Jessica Parker but you can call me Jessica",
-            "translation" => "My name is Wolfgang and I live in Berlin",
-            "summarization" => "The tower is 324 metres (1,063 ft) tall, about the same height as an 81-storey building, and the tallest structure in Paris. Its base is square, measuring 125 metres (410 ft) on each side.",
-            "fill-mask" => "The answer to the universe is [MASK].",
-            "text-generation" => "Can you please let us know more details about your ",
-            "text-to-image" => IMAGE_PROMPT,
-            "text-to-video" => "A young man walking on the street",
-            "text-to-speech" => "The answer to the universe is 42",
-            "text-to-audio" => "liquid drum and bass, atmospheric synths, airy sounds",
-            "zero-shot-classification" => "Hi, I recently bought a device from your company but it is not working as advertised and I would like to get reimbursed!",
-            "image-to-image" | "image-text-to-image" => "Turn the cat into a tiger.",
-            "image-to-video" | "image-text-to-video" => "The cat starts to dance",
-            "chat" => "What is the capital of France?",
-            _ => "Today is a sunny day and I will get some ice cream.",
+        let texts = SampleTexts::of(record, task);
+        let text = match kind {
+            RequestKind::Chat => texts.chat_text.clone(),
+            RequestKind::Task(_) => texts.text,
         };
-        let text = widget_text.clone().unwrap_or_else(|| default_text.to_owned());
-        let messages = if record.task() == Some("image-text-to-text") {
+        let messages = if task == "image-text-to-text" {
             json!([{"role": "user", "content": [
-                {"type": "text", "text": widget_text.clone().unwrap_or_else(|| "Describe this image in one sentence.".into())},
+                {"type": "text", "text": texts.chat_text},
                 {"type": "image_url", "image_url": {"url": "https://cdn.britannica.com/61/93061-050-99147DCE/Statue-of-Liberty-Island-New-York-Bay.jpg"}}
             ]}])
         } else {
             json!([{"role": "user", "content": text}])
         };
-        let (question, context) = match task {
-            "document-question-answering" => (widget_text.clone().unwrap_or_else(|| "What is the invoice number?".into()), String::new()),
-            _ => (
-                widget_text.clone().unwrap_or_else(|| "What is my name?".into()),
-                widget_context.unwrap_or_else(|| "My name is Clara and I live in Berkeley.".into()),
-            ),
-        };
         SampleInputs {
             text,
-            question,
-            context,
+            question: texts.question,
+            context: texts.context,
             table: sample_table(),
             candidate_labels: match task {
                 "zero-shot-image-classification" => vec!["cat".into(), "dog".into(), "llama".into()],
@@ -184,7 +153,7 @@ pub fn json_body(spec: &TaskSpec, sample: &SampleInputs) -> Value {
     match spec.input.as_str() {
         "text" => json!({"inputs": sample.text}),
         "question_context" => json!({"inputs": {"question": sample.question, "context": sample.context}}),
-        "table_query" => json!({"inputs": {"query": sample.question_for_table(), "table": sample.table.json}}),
+        "table_query" => json!({"inputs": {"query": sample.question, "table": sample.table.json}}),
         "text_labels" => json!({"inputs": sample.text, "parameters": {"candidate_labels": sample.candidate_labels}}),
         "sentences" => json!({"inputs": {"source_sentence": sample.source_sentence, "sentences": sample.sentences}}),
         "tabular" => json!({"inputs": {"data": sample.tabular.json}}),
@@ -192,12 +161,6 @@ pub fn json_body(spec: &TaskSpec, sample: &SampleInputs) -> Value {
         "image_question" => json!({"question": sample.question}),
         "image_prompt" => json!({"parameters": {"prompt": sample.text}}),
         _ => Value::Null,
-    }
-}
-
-impl SampleInputs {
-    fn question_for_table(&self) -> &str {
-        "How many stars does the transformers repository have?"
     }
 }
 

@@ -108,12 +108,13 @@ pub enum RequestKind<'a> {
     Task(&'a TaskSpec),
 }
 
-/// A text-generation or image-text-to-text model tagged `conversational` is a
-/// chat model; vision-language models are served through chat completions
-/// even without the tag.
+/// A text-generation model that is conversational (tagged so, or served for
+/// chat by a provider) is a chat model; vision-language models are served
+/// through chat completions even without the tag. The task is the record's
+/// own or, without one, its providers' ([`ModelRecord::task`]).
 pub fn request_kind<'a>(record: &ModelRecord, specs: &'a [TaskSpec]) -> Option<RequestKind<'a>> {
     let task = record.task()?;
-    let chat = (task == "text-generation" && record.has_tag("conversational")) || task == "image-text-to-text";
+    let chat = (task == "text-generation" && record.is_conversational()) || task == "image-text-to-text";
     if chat {
         return Some(RequestKind::Chat);
     }

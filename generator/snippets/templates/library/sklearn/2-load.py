@@ -1,10 +1,15 @@
 {#- scikit-learn models are files in the repository: skops (safe loading,
-    types checked) or pickle via joblib (the default). -#}
-{% set skops = config.sklearn.model_format == "skops" %}
+    types checked) or pickle via joblib (the default). A model tagged `skops`
+    names its file in its config (`sklearn.model.file`); without one there is
+    no file to load, and the spec's fallback says so. It is loaded with skops
+    unless the config says it was saved as a pickle. -#}
+{% set format = config.sklearn.model_format %}
+{% set skops_repo = "skops" in tags or format == "skops" %}
+{% set skops = format == "skops" or (skops_repo and format != "pickle") %}
 {% set file = config.sklearn.model.file %}
 {% set example = config.sklearn.example_input %}
 {% set columns = config.sklearn.columns %}
-{% if skops and not file %}
+{% if skops_repo and not (file is string and file) %}
 # Model filename not specified in config.json
 {% else %}
 {% if not skops %}

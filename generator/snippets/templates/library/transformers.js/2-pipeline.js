@@ -1,5 +1,7 @@
 {#- Transformers.js (v3+) pipelines, as an ES module; top-level await is
-    fine. Only tasks that transformers.js pipelines support get an example. -#}
+    fine. Only tasks that transformers.js pipelines support get an example.
+    Inputs are the model's sample texts (`sample`), the same its
+    hosted-inference examples send. -#}
 {% set task = pipeline_tag %}
 {% set text_tasks = ["text-classification", "token-classification", "text-generation", "summarization",
     "translation", "text2text-generation", "text-to-audio", "text-to-speech"] %}
@@ -22,13 +24,13 @@ const image = "photo.jpg"; // path or URL of your image
 const audio = "sample.wav"; // URL of your audio file (in Node.js, pass a Float32Array of samples)
 {% endif %}
 {% if task == "feature-extraction" %}
-const output = await pipe({{ (widget_text or "The quick brown fox jumps over the lazy dog.") | js }}, { pooling: "mean", normalize: true });
+const output = await pipe({{ sample.text | js }}, { pooling: "mean", normalize: true });
 {% elif task == "fill-mask" %}
-const output = await pipe({{ (widget_text or "Paris is the capital of [MASK].") | js }}.replace("[MASK]", pipe.tokenizer.mask_token));
+const output = await pipe({{ sample.text | js }}.replace("[MASK]", pipe.tokenizer.mask_token));
 {% elif task == "question-answering" %}
-const output = await pipe("Where do I live?", {{ (widget_text or "My name is Wolfgang and I live in Berlin.") | js }});
+const output = await pipe({{ sample.question | js }}, {{ sample.context | js }});
 {% elif task == "zero-shot-classification" %}
-const output = await pipe({{ (widget_text or "I want my money back.") | js }}, ["refund", "legal", "faq"]);
+const output = await pipe({{ sample.text | js }}, ["refund", "legal", "faq"]);
 {% elif task == "zero-shot-image-classification" %}
 const output = await pipe(image, ["cat", "dog", "bird"]);
 {% elif task == "zero-shot-object-detection" %}
@@ -36,15 +38,15 @@ const output = await pipe(image, ["cat", "remote control"]);
 {% elif task == "zero-shot-audio-classification" %}
 const output = await pipe(audio, ["speech", "music", "noise"]);
 {% elif task == "document-question-answering" %}
-const output = await pipe(image, {{ (widget_text or "What is the total?") | js }});
+const output = await pipe(image, {{ sample.question | js }});
 {% elif task in image_tasks %}
 const output = await pipe(image);
 {% elif task in audio_tasks %}
 const output = await pipe(audio);
 {% elif task in ["text-generation", "text2text-generation", "summarization", "translation"] %}
-const output = await pipe({{ (widget_text or "The quick brown fox jumps over the lazy dog.") | js }}, { max_new_tokens: 64 });
+const output = await pipe({{ sample.text | js }}, { max_new_tokens: 64 });
 {% else %}
-const output = await pipe({{ (widget_text or "The quick brown fox jumps over the lazy dog.") | js }});
+const output = await pipe({{ sample.text | js }});
 {% endif %}
 console.log(output);
 {% endif %}

@@ -1,5 +1,7 @@
 {#- transformers v5 pipelines; summarization, translation and text2text were
-    removed in v5, so those tasks only get the direct example. -#}
+    removed in v5, so those tasks only get the direct example. Inputs are the
+    model's sample texts (`sample`), the same its hosted-inference examples
+    send. -#}
 {% set task = pipeline_tag %}
 {% set remote = ", trust_remote_code=True" if "custom_code" in tags else "" %}
 {% set chat = "conversational" in tags and task in ["text-generation", "image-text-to-text"] %}
@@ -32,11 +34,11 @@ print(pipe(audio))
 {{ inputs.video_file }}
 print(pipe(video))
 {% elif task == "fill-mask" %}
-print(pipe({{ (widget_text or "Paris is the capital of [MASK].") | py }}.replace("[MASK]", pipe.tokenizer.mask_token)))
+print(pipe({{ sample.text | py }}.replace("[MASK]", pipe.tokenizer.mask_token)))
 {% elif task == "question-answering" %}
-print(pipe(question="Where do I live?", context={{ (widget_text or "My name is Wolfgang and I live in Berlin.") | py }}))
+print(pipe(question={{ sample.question | py }}, context={{ sample.context | py }}))
 {% elif task == "zero-shot-classification" %}
-print(pipe({{ (widget_text or "I want my money back.") | py }}, candidate_labels=["refund", "legal", "faq"]))
+print(pipe({{ sample.text | py }}, candidate_labels=["refund", "legal", "faq"]))
 {% elif task == "zero-shot-image-classification" %}
 {{ inputs.image_file }}
 print(pipe(image, candidate_labels=["cat", "dog", "bird"]))
@@ -48,16 +50,16 @@ print(pipe(audio, candidate_labels=["speech", "music", "noise"]))
 print(pipe(image, candidate_labels=["cat", "remote control"]))
 {% elif task == "image-text-to-text" %}
 {{ inputs.image_file }}
-print(pipe(images=image, text={{ (widget_text or "Describe this image.") | py }}))
+print(pipe(images=image, text={{ sample.chat_text | py }}))
 {% elif task in ["document-question-answering", "visual-question-answering"] %}
 {{ inputs.image_file }}
-print(pipe(image=image, question={{ (widget_text or "What is the total?") | py }}))
+print(pipe(image=image, question={{ sample.question | py }}))
 {% elif task == "table-question-answering" %}
 table = {
     "Repository": ["transformers", "datasets", "tokenizers"],
     "Stars": ["36542", "4512", "3934"],
 }
-print(pipe(table=table, query={{ (widget_text or "How many stars does the transformers repository have?") | py }}))
+print(pipe(table=table, query={{ sample.question | py }}))
 {% else %}
 print(pipe({{ inputs.text }}))
 {% endif %}

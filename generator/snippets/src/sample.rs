@@ -1,0 +1,146 @@
+//! A model's sample texts: what its examples send it. The widget's own
+//! values come first (the Hub shows them in the model's widget), then a
+//! default per task, written here once so that a library example and a
+//! hosted-inference example of the same model send the same text: the
+//! sentence an NER model tags, the question and context a QA model reads,
+//! the text a translation model translates.
+//!
+//! Every client of every provider quotes the sample, so widget values are
+//! used only up to a size ([`MAX_SAMPLE_BYTES`]): a record's long value
+//! would otherwise be copied into the page hundreds of times.
+
+use modelpages_record::{ModelRecord, WidgetExample};
+use serde::Serialize;
+
+/// Longest widget value (text, context, source sentence, all sentences
+/// together) an example quotes; real widget texts are a sentence or a
+/// paragraph.
+pub const MAX_SAMPLE_BYTES: usize = 1024;
+
+/// Spec: the sample image-generation prompt is an astronaut in a jungle.
+pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted colors, detailed, 8k";
+
+/// The question of table question answering: examples send the sample
+/// table (not the widget's), so the question is about that table.
+pub const TABLE_QUESTION: &str = "How many stars does the transformers repository have?";
+
+pub(crate) fn fits(value: &str) -> bool {
+    value.len() <= MAX_SAMPLE_BYTES
+}
+
+/// The text a model of `task` gets when its widget has none.
+pub fn default_text(task: &str) -> &'static str {
+    match task {
+        "text-classification" => "I like you. I love you",
+        "token-classification" => "My name is Sarah Jessica Parker but you can call me Jessica",
+        "translation" => "My name is Wolfgang and I live in Berlin",
+        "summarization" => "The tower is 324 metres (1,063 ft) tall, about the same height as an 81-storey building, and the tallest structure in Paris. Its base is square, measuring 125 metres (410 ft) on each side.",
+        "fill-mask" => "The answer to the universe is [MASK].",
+        "text-generation" => "Can you please let us know more details about your ",
+        "text-to-image" => IMAGE_PROMPT,
+        "text-to-video" => "A young man walking on the street",
+        "text-to-speech" => "The answer to the universe is 42",
+        "text-to-audio" => "liquid drum and bass, atmospheric synths, airy sounds",
+        "zero-shot-classification" => "Hi, I recently bought a device from your company but it is not working as advertised and I would like to get reimbursed!",
+        "image-to-image" | "image-text-to-image" => "Turn the cat into a tiger.",
+        "image-to-video" | "image-text-to-video" => "The cat starts to dance",
+        _ => "Today is a sunny day and I will get some ice cream.",
+    }
+}
+
+/// The message a chat model of `task` gets when its widget has no text.
+pub fn default_chat_text(task: &str) -> &'static str {
+    match task {
+        "image-text-to-text" => "Describe this image in one sentence.",
+        _ => "What is the capital of France?",
+    }
+}
+
+/// The question a model of `task` is asked when its widget has none.
+pub fn default_question(task: &str) -> &'static str {
+    match task {
+        "document-question-answering" => "What is the invoice number?",
+        "visual-question-answering" => "What is in this image?",
+        "table-question-answering" => TABLE_QUESTION,
+        _ => "What is my name?",
+    }
+}
+
+/// The context a question-answering model reads when its widget has none.
+pub const DEFAULT_CONTEXT: &str = "My name is Clara and I live in Berkeley.";
+
+/// The sample texts of one model for one task.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SampleTexts {
+    /// The main text (or prompt).
+    pub text: String,
+    /// The user's message to a chat model.
+    pub chat_text: String,
+    pub question: String,
+    /// The passage a question-answering model finds the answer in.
+    pub context: String,
+}
+
+impl SampleTexts {
+    /// The samples of `record` as a model of `task` (its own task, or the
+    /// one an example calls it for).
+    pub fn of(record: &ModelRecord, task: &str) -> SampleTexts {
+        let widget_text = first_fitting(&record.widget_data, |w| w.text.as_deref());
+        // A question and its context belong together: the first widget
+        // example that has both, else each on its own.
+        let pair = record.widget_data.iter().find_map(|w| match (w.text.as_deref(), w.context.as_deref()) {
+            (Some(q), Some(c)) if fits(q) && fits(c) => Some((q, c)),
+            _ => None,
+        });
+        let widget_context = first_fitting(&record.widget_data, |w| w.context.as_deref());
+        let question = match task {
+            // The examples send their own sample table; the widget's
+            // question is about another.
+            "table-question-answering" => TABLE_QUESTION,
+            _ => pair.map(|(q, _)| q).or(widget_text).unwrap_or_else(|| default_question(task)),
+        };
+        SampleTexts {
+            text: widget_text.unwrap_or_else(|| default_text(task)).to_owned(),
+            chat_text: widget_text.unwrap_or_else(|| default_chat_text(task)).to_owned(),
+            question: question.to_owned(),
+            context: pair.map(|(_, c)| c).or(widget_context).unwrap_or(DEFAULT_CONTEXT).to_owned(),
+        }
+    }
+}
+
+/// The first value `field` gives of the widget examples that fits.
+fn first_fitting<'a>(widget: &'a [WidgetExample], field: impl Fn(&'a WidgetExample) -> Option<&'a str>) -> Option<&'a str> {
+    widget.iter().filter_map(field).find(|v| fits(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(json: &str) -> ModelRecord {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn widget_values_come_first_then_the_tasks_defaults() {
+        let ner = SampleTexts::of(&record(r#"{"id": "a/b"}"#), "token-classification");
+        assert_eq!(ner.text, default_text("token-classification"));
+        let own = SampleTexts::of(&record(r#"{"id": "a/b", "widgetData": [{"text": "Hallo"}]}"#), "translation");
+        assert_eq!((own.text.as_str(), own.chat_text.as_str()), ("Hallo", "Hallo"));
+        let long = format!(r#"{{"id": "a/b", "widgetData": [{{"text": "{}"}}, {{"text": "short"}}]}}"#, "x".repeat(2000));
+        assert_eq!(SampleTexts::of(&record(&long), "translation").text, "short");
+    }
+
+    #[test]
+    fn a_question_keeps_its_own_context() {
+        let qa = record(
+            r#"{"id": "a/b", "widgetData": [{"text": "Just text"}, {"text": "Where do I live?", "context": "I live in Berlin"}]}"#,
+        );
+        let sample = SampleTexts::of(&qa, "question-answering");
+        assert_eq!((sample.question.as_str(), sample.context.as_str()), ("Where do I live?", "I live in Berlin"));
+        let none = SampleTexts::of(&record(r#"{"id": "a/b"}"#), "question-answering");
+        assert_eq!((none.question.as_str(), none.context.as_str()), ("What is my name?", DEFAULT_CONTEXT));
+        let table = SampleTexts::of(&record(r#"{"id": "a/b", "widgetData": [{"text": "Who?"}]}"#), "table-question-answering");
+        assert_eq!(table.question, TABLE_QUESTION);
+    }
+}
