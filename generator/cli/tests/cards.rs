@@ -12,6 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use common::*;
+use modelpages_render::is_page_id;
 use modelpages_testkit::html::{tokens, Node};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90wS\xde";
@@ -22,8 +23,8 @@ fn card_body(page: &str) -> &str {
     &page[start..start + page[start..].find("</section>").unwrap()]
 }
 
-/// Every id in a page.
-fn ids(page: &str) -> HashSet<String> {
+/// Every id in a page, in order.
+fn ids(page: &str) -> Vec<String> {
     tokens(page).into_iter().filter_map(|node| node.attr("id").map(str::to_owned)).collect()
 }
 
@@ -75,8 +76,15 @@ fn every_in_card_link_and_relative_file_on_the_corpus_resolves() {
             if !page.contains("class=\"card-body\"") {
                 continue;
             }
-            let page_ids = ids(&page);
             let rel = model.path().strip_prefix(&out).unwrap().to_string_lossy().into_owned();
+            let all_ids = ids(&page);
+            let page_ids: HashSet<String> = all_ids.iter().cloned().collect();
+            assert_eq!(page_ids.len(), all_ids.len(), "{rel}: an id is used twice: {all_ids:?}");
+            // The page's own ids are the ones cards keep clear of.
+            let card_ids = ids(card_body(&page));
+            for id in all_ids.iter().filter(|id| !card_ids.contains(id)) {
+                assert!(is_page_id(id), "{rel}: the page's id {id:?} is not one heading ids keep clear of");
+            }
             for (tag, attr, value) in references(card_body(&page)) {
                 if let Some(fragment) = value.strip_prefix('#') {
                     fragments += 1;

@@ -102,7 +102,7 @@ pub(crate) fn rewrite(html: &str, card: &CardMarkup<'_>) -> Rewritten {
             }
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 let ours = tag.attr("id").is_some_and(|id| id.starts_with(card.heading_token));
-                let name = if ours { tag.name } else { demoted(tag.name) };
+                let name = if ours { heading(tag.name) } else { demoted(tag.name) };
                 headings.push(name);
                 write_start(&mut out, card, &tag, name);
             }
@@ -120,8 +120,13 @@ pub(crate) fn rewrite(html: &str, card: &CardMarkup<'_>) -> Rewritten {
     out
 }
 
+/// A heading's name, for the stack of open headings.
+fn heading(name: &str) -> &'static str {
+    ["h1", "h2", "h3", "h4", "h5", "h6"].into_iter().find(|h| *h == name).unwrap_or("h6")
+}
+
 /// A heading one level down, `h6` staying `h6`.
-fn demoted(name: &'static str) -> &'static str {
+fn demoted(name: &str) -> &'static str {
     match name {
         "h1" => "h2",
         "h2" => "h3",
@@ -259,21 +264,11 @@ impl Media {
 
 /// A tag of the sanitiser's output.
 struct Tag<'h> {
-    name: &'static str,
+    name: &'h str,
     end: bool,
     /// Names and values, values escaped as found.
     attrs: Vec<(&'h str, &'h str)>,
 }
-
-/// The element names the sanitiser lets through, as `'static` names.
-const NAMES: &[&str] = &[
-    "a", "abbr", "acronym", "area", "article", "aside", "audio", "b", "bdi", "bdo", "blockquote", "br", "caption",
-    "center", "cite", "code", "col", "colgroup", "data", "dd", "del", "details", "dfn", "div", "dl", "dt", "em",
-    "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "i", "img",
-    "input", "ins", "kbd", "li", "map", "mark", "nav", "ol", "p", "pre", "q", "rp", "rt", "rtc", "ruby", "s", "samp",
-    "small", "source", "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead",
-    "time", "tr", "tt", "u", "ul", "var", "video", "wbr",
-];
 
 impl<'h> Tag<'h> {
     /// The tag at the start of `html` and its length, if it reads as one.
@@ -281,8 +276,11 @@ impl<'h> Tag<'h> {
         let bytes = html.as_bytes();
         let end = bytes.get(1) == Some(&b'/');
         let mut at = 1 + usize::from(end);
-        let name_len = bytes[at..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
-        let name = *NAMES.iter().find(|n| **n == &html[at..at + name_len])?;
+        let name_len = bytes[at..].iter().take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit()).count();
+        if name_len == 0 {
+            return None;
+        }
+        let name = &html[at..at + name_len];
         at += name_len;
         let mut attrs = Vec::new();
         loop {
@@ -390,7 +388,24 @@ mod tests {
 
     #[test]
     fn unreadable_tags_are_copied_as_they_are() {
-        let html = "<p>a &lt; b</p><x-unknown y=\"1\">t</x-unknown><p title=\"a>b\">q</p>";
+        let html = "<p>a &lt; b</p><x-unknown y=\"1\">t</x-unknown><p title=\"a>b\">q</p><P ID=\"x\">";
         assert_eq!(rewritten(html, true).html, html);
+    }
+
+    /// Every element the sanitiser keeps, and its ids, are read: none of
+    /// them can carry an id of the page's through the pass.
+    #[test]
+    fn every_element_the_sanitiser_keeps_is_read() {
+        let mut html = String::new();
+        for tag in crate::card_sanitiser::sanitizer().clone_tags() {
+            html.push_str(&format!("<{tag} id=\"main\"></{tag}>"));
+        }
+        let clean = crate::card_sanitiser::sanitizer().clean(&html).to_string();
+        let out = rewritten(&clean, true).html;
+        assert!(clean.matches("id=\"main\"").count() > 20, "{clean}");
+        assert_eq!(out.matches("id=\"main\"").count(), 0, "{out}");
+        // Media elements (and their ids) become links, or nothing without a source.
+        assert_eq!(out.matches(" id=\"").count(), out.matches(" id=\"user-content-main\"").count(), "{out}");
+        assert_eq!(out.matches(" id=\"").count() + 3, clean.matches("id=\"main\"").count(), "all but video, audio, source");
     }
 }
