@@ -58,9 +58,13 @@ fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {
     // A model removed: its files disappear from the host, and its folder.
     fs::remove_dir_all(site.models.join("ns2/model-2")).unwrap();
     site.build();
+    // Its page, notebook and API file, and listing files it alone filled
+    // (here a search shard).
+    let gone = gone_from_site(&site);
+    assert!(gone.contains(&"ns2/model-2/index.html".to_owned()), "{gone:?}");
     let run = site.deploy(&[]);
     assert_ok(&run);
-    assert!(run.stderr.contains("removed 3"), "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("removed {}", gone.len())), "{gone:?} {}", run.stderr);
     assert!(!site.www.join("ns2/model-2").exists(), "the emptied folder goes too");
     assert!(!site.www.join("api/models/ns2/model-2.json").exists());
     assert_eq!(snapshot(&site.www), snapshot(&site.out));
@@ -125,14 +129,23 @@ fn max_deletes_refuses_before_anything_is_sent() {
     site.add_model("ns9/new");
     site.build();
     let host = snapshot(&site.www);
-    let run = site.deploy(&["--max-deletes", "8"]);
+    // Three models' files and the listing files only they filled.
+    let gone = gone_from_site(&site).len();
+    assert!(gone >= 9, "{gone}");
+    let limit = (gone - 1).to_string();
+    let run = site.deploy(&["--max-deletes", &limit]);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("refusing to remove 9 files from") && run.stderr.contains("more than --max-deletes 8"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("refusing to remove {gone} files from"))
+            && run.stderr.contains(&format!("more than --max-deletes {limit}")),
+        "{}",
+        run.stderr
+    );
     assert_eq!(snapshot(&site.www), host, "nothing uploaded either");
-    let run = site.deploy(&["--dry-run", "--max-deletes", "8"]);
+    let run = site.deploy(&["--dry-run", "--max-deletes", &limit]);
     assert_eq!(run.code, 1, "a dry run says it would be refused");
     assert!(run.stdout.contains("remove ns1/model-1/index.html"), "{}", run.stdout);
-    let run = site.deploy(&["--max-deletes", "9"]);
+    let run = site.deploy(&["--max-deletes", &gone.to_string()]);
     assert_ok(&run);
     assert_eq!(snapshot(&site.www), snapshot(&site.out));
 }
@@ -298,4 +311,10 @@ fn foreign_and_overlapping_destinations_are_refused() {
     }
     let run = deploy(&site.root.join("models"), &site.dest(), &[]);
     assert!(run.code == 1 && run.stderr.contains("not a site modelpages built"), "{}", run.stderr);
+}
+
+/// Files on the host that the built site no longer has: what a deploy removes.
+fn gone_from_site(site: &Site) -> Vec<String> {
+    let built = snapshot(&site.out);
+    snapshot(&site.www).into_keys().filter(|path| !built.contains_key(path)).collect()
 }

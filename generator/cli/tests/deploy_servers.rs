@@ -125,26 +125,34 @@ fn s3_mirrors_the_site_then_sends_only_changes_and_resumes_a_killed_deploy() {
     assert_eq!(listed(&servers::s3_script(&server, "site", &env, "--list")), expected_objects(&site, "hub"));
 
     // A removed model's files disappear.
+    // (and listing files only it filled, such as a search shard).
+    let built = snapshot(&site.out);
     fs::remove_dir_all(site.models.join("ns4/model-4")).unwrap();
     site.build();
+    let gone = files_gone(&built, &site.out);
+    assert!(gone >= 3, "{gone}");
     let deletes = s3_requests(&server, "POST");
     let run = transcript.keep(deploy_with(&site.out, dest, &[], &env));
     assert_ok(&run);
-    assert!(run.stderr.contains("removed 3 "), "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("removed {gone} ")), "{gone} {}", run.stderr);
     assert_eq!(s3_requests(&server, "POST") - deletes, 1, "one bulk request removes them: {}", server.log());
     let now = listed(&servers::s3_script(&server, "site", &env, "--list"));
     assert!(!now.keys().any(|k| k.contains("model-4")), "{now:?}");
     assert_eq!(now, expected_objects(&site, "hub"));
 
     // --max-deletes refuses before a single request changes the bucket.
+    let built = snapshot(&site.out);
     for i in [1, 2] {
         fs::remove_dir_all(site.models.join(format!("ns{i}/model-{i}"))).unwrap();
     }
     site.build();
+    let gone = files_gone(&built, &site.out);
+    assert!(gone >= 6, "{gone}");
     let (puts, deletes) = (s3_requests(&server, "PUT"), s3_requests(&server, "POST"));
-    let run = transcript.keep(deploy_with(&site.out, dest, &["--max-deletes", "5"], &env));
+    let limit = (gone - 1).to_string();
+    let run = transcript.keep(deploy_with(&site.out, dest, &["--max-deletes", &limit], &env));
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("refusing to remove 6 files"), "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("refusing to remove {gone} files")), "{}", run.stderr);
     assert_eq!((s3_requests(&server, "PUT"), s3_requests(&server, "POST")), (puts, deletes));
     assert_ok(&transcript.keep(deploy_with(&site.out, dest, &[], &env)));
 
@@ -239,4 +247,10 @@ fn a_server_that_comes_up_late_is_waited_for_with_backoff() {
     assert_ok(&run);
     assert!(server.log().contains("\"HEAD /.modelpages-site\""), "the retried request reached the server");
     assert_eq!(snapshot(&root), snapshot(&site.out));
+}
+
+/// How many files of the site `before` described are no longer in `out`.
+fn files_gone(before: &BTreeMap<String, String>, out: &std::path::Path) -> usize {
+    let now = snapshot(out);
+    before.keys().filter(|path| !now.contains_key(*path)).count()
 }

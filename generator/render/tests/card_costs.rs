@@ -112,8 +112,9 @@ const HELD_EXTRA: usize = 8 << 20;
 const ALLOCATED_PER_BYTE: usize = 512;
 const ALLOCATED_EXTRA: usize = 32 << 20;
 /// Cards of a few hundred KB rendered in minutes before; unoptimised, they
-/// now take a second or two.
-const GENEROUS: Duration = Duration::from_secs(60);
+/// now take a second to ten. Only a blow-up fails this: the same cards took
+/// 74 s on two cores shared with a dozen other jobs.
+const GENEROUS: Duration = Duration::from_secs(300);
 
 fn assert_linear(name: &str, markdown: &str, card: &RenderedCard, cost: &Cost) {
     let len = markdown.len();
