@@ -31,7 +31,7 @@ pub mod site_folder;
 pub mod notebook;
 mod sitemap;
 
-pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
+pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport, CheckOptions, CheckReport};
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
 pub use settings::{CardImages, SettingsError, SiteSettings, SETTINGS_FILE};
