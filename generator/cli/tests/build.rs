@@ -108,7 +108,7 @@ fn bad_records_are_reported_and_the_good_ones_still_build() {
     assert!(out.join("good/One/index.html").is_file());
     assert!(!out.join("bad").exists() && !out.join("assets/clash").exists());
 
-    let check: Run = modelpages().arg("check").arg("--models").arg(&models).output().unwrap().into();
+    let check: Run = modelpages().arg("check").arg("--models").arg(&models).arg("--site-src").arg(site_src()).output().unwrap().into();
     assert_eq!(check.code, 1);
     assert!(check.stderr.contains("checked 6 models, 5 failed"), "{}", check.stderr);
     assert!(check.stderr.contains("bad/syntax/model.json:3:16:"), "{}", check.stderr);
@@ -119,7 +119,7 @@ fn check_passes_on_a_clean_corpus_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     synthetic_corpus(tmp.path(), 4, "x");
     let before = snapshot(tmp.path());
-    let run: Run = modelpages().arg("check").arg("--models").arg(tmp.path()).output().unwrap().into();
+    let run: Run = modelpages().arg("check").arg("--models").arg(tmp.path()).arg("--site-src").arg(site_src()).output().unwrap().into();
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("checked 4 models, 0 failed"), "{}", run.stderr);
     assert_eq!(snapshot(tmp.path()), before);

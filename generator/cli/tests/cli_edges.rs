@@ -55,7 +55,8 @@ fn chat_options_have_help_and_ranges() {
         ("--top-p", "1.01", "not above 0 and at most 1"),
         ("--max-tokens", "0", "0 is not in 1.."),
     ] {
-        let (code, _, stderr) = run(&["snippets", CHAT_MODEL, option, value]);
+        // `--option=value`: a negative number would read as an option.
+        let (code, _, stderr) = run(&["snippets", CHAT_MODEL, &format!("{option}={value}")]);
         assert_eq!(code, 2, "{option} {value}: {stderr}");
         assert!(stderr.contains(says), "{option} {value}: {says:?} in {stderr}");
     }

@@ -53,20 +53,37 @@ impl FrontMatterError {
     /// A YAML error with its place counted from the top of the card: the
     /// front matter starts on line 2, after the opening `---`.
     fn invalid(err: &serde_norway::Error) -> FrontMatterError {
-        let text = err.to_string();
         let location = err.location();
-        // The parser's own text ends with ` at line L column C`, counted
-        // from the front matter's start; the place is given separately.
-        let message = match (&location, text.rfind(" at line ")) {
-            (Some(_), Some(at)) => text[..at].to_owned(),
-            _ => text,
-        };
+        // The parser's own text places things at ` at line L column C`,
+        // counted from the front matter's start: the place is given
+        // separately, counted from the top of the file.
+        let message = without_places(&err.to_string());
         FrontMatterError::Invalid {
             message,
             line: location.as_ref().map(|l| l.line() + 1),
             column: location.as_ref().map(|l| l.column()),
         }
     }
+}
+
+/// `text` without its ` at line L column C` parts.
+fn without_places(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" at line ") {
+        let after = &rest[at + " at line ".len()..];
+        let line_digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let tail = after[line_digits..].strip_prefix(" column ").filter(|_| line_digits > 0);
+        let Some(tail) = tail.filter(|t| t.starts_with(|c: char| c.is_ascii_digit())) else {
+            out.push_str(&rest[..at + " at line ".len()]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..at]);
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
 }
 
 /// How much larger than its text front matter may become once its aliases
@@ -238,5 +255,7 @@ mod tests {
         let FrontMatterError::Invalid { line, column, message } = err else { panic!("{err}") };
         assert_eq!((line, column), (Some(4), Some(4)), "{message}");
         assert!(!message.contains(" at line "), "{message}");
+        assert_eq!(without_places("x at line 2 column 1, while y at line 1 column 10"), "x, while y");
+        assert_eq!(without_places("said at line one"), "said at line one");
     }
 }
