@@ -8,8 +8,9 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use modelpages_serve::{serve_until_interrupted, ServeOptions, SettingsSource, Terminal};
 use modelpages_deploy::DeployOptions;
-use modelpages_site::{build_site, check_models, BuildOptions, SiteSettings, SETTINGS_FILE};
+use modelpages_site::{build_site, check_models, BuildOptions, CheckOptions, SiteSettings, SETTINGS_FILE};
 
+mod notes;
 mod progress;
 mod snippets;
 
@@ -58,12 +59,10 @@ enum Command {
     Deploy(DeployArgs),
     /// Print the library catalogue as a JSON array.
     Libraries,
-    /// Load and validate every record without writing anything.
-    Check {
-        /// Folder of model records (`<namespace>/<name>/model.json`).
-        #[arg(long, default_value = "models")]
-        models: PathBuf,
-    },
+    /// Do everything `build` does except writing: load every record, make
+    /// its examples and render its pages in memory, and report what a build
+    /// would report.
+    Check(CheckArgs),
     /// Write a synthetic corpus of realistic model folders (for scale tests).
     Synth {
         /// How many models to write.
@@ -112,6 +111,22 @@ struct BuildArgs {
 }
 
 #[derive(Args)]
+struct CheckArgs {
+    /// Folder of model records (`<namespace>/<name>/model.json`).
+    #[arg(long, default_value = "models")]
+    models: PathBuf,
+    /// Settings file, as for `build`; default `modelpages.toml` when it exists.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Templates, styles and the bundled islands, as for `build`.
+    #[arg(long, default_value = "site-src")]
+    site_src: PathBuf,
+    /// Print every note about the models, as for `build`.
+    #[arg(long)]
+    all_notes: bool,
+}
+
+#[derive(Args)]
 struct DeployArgs {
     /// `file:///srv/www` (or a folder path), `s3://bucket/prefix` or
     /// `https://host/path/` (WebDAV). S3 reads AWS_ENDPOINT_URL, AWS_REGION,
@@ -136,17 +151,25 @@ struct DeployArgs {
     config: Option<PathBuf>,
 }
 
-/// Notes printed before the rest are only counted.
-const NOTES_SHOWN: usize = 20;
-
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
+        // A reader that stopped reading (`modelpages snippets ... | head`)
+        // wanted no more: that is not a failure.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let io = cause.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
+            .or_else(|| cause.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind));
+        io == Some(std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The error and its causes on one line. Library errors name their cause in
@@ -173,6 +196,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Snippets { path, templates, inference, config } => {
             let engine = snippets::engine(templates.as_deref())?;
             let settings = load_settings(config.as_deref())?.inference();
+            inference.check_providers(&settings)?;
             print_json(&snippets::model_snippets_json(&engine, &path, &settings, &inference.options())?)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -181,12 +205,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_json(&snippets::catalogue_json())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { models } => {
-            let corpus = check_models(&models).context("cannot read the models folder")?;
-            report_errors(corpus.errors.iter());
-            eprintln!("checked {} models, {} failed", corpus.models.len() + corpus.errors.len(), corpus.errors.len());
-            Ok(exit_code(corpus.errors.is_empty()))
-        }
+        Command::Check(args) => check(args),
         Command::Synth { count, out, seed, minimal } => {
             let shape = if minimal { modelpages_synth::Shape::Minimal } else { modelpages_synth::Shape::Full };
             let report = modelpages_synth::write_shaped_corpus(&out, count, seed, shape)
@@ -262,14 +281,9 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     };
     let report = build_site(&options, &progress::TerminalProgress::new("models"))
         .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;
-    let shown = if args.all_notes { report.notes.len() } else { NOTES_SHOWN };
-    for note in report.notes.iter().take(shown) {
-        eprintln!("note: {note}");
-    }
-    if report.notes.len() > shown {
-        eprintln!("note: ... and {} more notes (--all-notes prints them all)", report.notes.len() - shown);
-    }
+    notes::print_notes(&report.notes, args.all_notes);
     report_errors(report.errors.iter());
+    notes::warn_if_no_models(&options.models_dir, report.built + report.errors.len());
     if !report.has_islands {
         eprintln!(
             "note: {} has no bundled islands; pages work but have no JavaScript (run `make site`)",
@@ -284,6 +298,21 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         report.rendered,
         report.built.saturating_sub(report.rendered),
     );
+    Ok(exit_code(report.errors.is_empty()))
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let options = CheckOptions {
+        settings: load_settings(args.config.as_deref())?,
+        models_dir: args.models,
+        site_src: args.site_src,
+    };
+    let report = check_models(&options).context("check failed")?;
+    notes::print_notes(&report.notes, args.all_notes);
+    report_errors(report.errors.iter());
+    let checked = report.built + report.errors.len();
+    notes::warn_if_no_models(&options.models_dir, checked);
+    eprintln!("checked {checked} models, {} failed", report.errors.len());
     Ok(exit_code(report.errors.is_empty()))
 }
 

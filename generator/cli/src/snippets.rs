@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use modelpages_record::{parse_record, ModelId, RECORD_FILE};
+use modelpages_snippets::inference::{known_providers, AUTO, HF_INFERENCE};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use serde_json::{json, Value};
 
@@ -19,11 +20,16 @@ pub struct InferenceArgs {
     /// Stream chat answers.
     #[arg(long)]
     streaming: bool,
-    #[arg(long)]
+    /// Sampling temperature of chat examples, from 0 to 2 (lower is more
+    /// predictable); default: the provider's.
+    #[arg(long, value_parser = number_in(0.0, 2.0))]
     temperature: Option<f64>,
-    #[arg(long)]
+    /// Most tokens a chat answer may have, at least 1; default: the provider's.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_tokens: Option<u64>,
-    #[arg(long)]
+    /// Nucleus sampling of chat examples: the share of probability mass
+    /// sampled from, above 0 and at most 1; default: the provider's.
+    #[arg(long, value_parser = number_in(f64::MIN_POSITIVE, 1.0))]
     top_p: Option<f64>,
     /// Bill the requests to this organisation.
     #[arg(long)]
@@ -36,7 +42,34 @@ pub struct InferenceArgs {
     endpoint_url: Option<String>,
 }
 
+/// A parser of a number from `low` to `high` (both included).
+fn number_in(low: f64, high: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |text: &str| {
+        let value: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number"))?;
+        if value.is_finite() && (low..=high).contains(&value) {
+            Ok(value)
+        } else if low == f64::MIN_POSITIVE {
+            Err(format!("{value} is not above 0 and at most {high}"))
+        } else {
+            Err(format!("{value} is not from {low} to {high}"))
+        }
+    }
+}
+
 impl InferenceArgs {
+    /// Refuses a `--provider` the site does not know, naming those it knows.
+    pub fn check_providers(&self, settings: &InferenceSettings) -> anyhow::Result<()> {
+        let mut known: Vec<String> = vec![AUTO.to_owned(), HF_INFERENCE.to_owned()];
+        known.extend(known_providers().into_iter().map(|p| p.name));
+        known.extend(settings.extra_providers.iter().cloned());
+        let unknown: Vec<&str> =
+            self.providers.iter().map(String::as_str).filter(|p| !known.iter().any(|k| k == p)).collect();
+        if !unknown.is_empty() {
+            bail!("unknown provider {}; known providers: {}", quoted(&unknown), known.join(", "));
+        }
+        Ok(())
+    }
+
     pub fn options(&self) -> InferenceOptions {
         InferenceOptions {
             providers: (!self.providers.is_empty()).then(|| self.providers.clone()),
@@ -102,13 +135,38 @@ pub fn engine(dir: Option<&Path>) -> anyhow::Result<SnippetEngine> {
     Ok(SnippetEngine::with_templates(templates)?)
 }
 
-/// The catalogue, one object per library, with `has_snippets`.
+/// `"a", "b"` for a list of names.
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The catalogue, one object per library, with `has_snippets`. Keys are
+/// snake_case, as in every other JSON this tool writes (the catalogue's
+/// data keeps the Hub's camelCase).
 pub fn catalogue_json() -> Value {
     let engine = SnippetEngine::new();
     let libraries = engine.catalogue().libraries().iter().map(|library| {
-        let mut entry = serde_json::to_value(library).expect("a library serialises");
-        entry["has_snippets"] = Value::Bool(engine.has_snippets(&library.key));
-        entry
+        let Value::Object(fields) = serde_json::to_value(library).expect("a library serialises") else {
+            unreachable!("a library is an object")
+        };
+        let mut entry: serde_json::Map<String, Value> =
+            fields.into_iter().map(|(key, value)| (snake_case(&key), value)).collect();
+        entry.insert("has_snippets".into(), Value::Bool(engine.has_snippets(&library.key)));
+        Value::Object(entry)
     });
     Value::Array(libraries.collect())
+}
+
+/// `prettyLabel` is `pretty_label`.
+fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

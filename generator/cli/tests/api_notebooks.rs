@@ -81,8 +81,7 @@ fn only_models_with_python_examples_get_a_notebook_and_its_link() {
     write(&models, "py/classifier/model.json",
         r#"{"id": "py/classifier", "library_name": "transformers", "pipeline_tag": "text-classification", "tags": ["x"]}"#);
     let dist = tmp.path().join("dist");
-    let run: Run = modelpages().args(["build", "--base-url", "/hub/"]).arg("--models").arg(&models).arg("--out").arg(&dist)
-        .arg("--site-src").arg(site_src()).output().unwrap().into();
+    let run = build_with(&["--base-url".as_ref(), "/hub/".as_ref()], &models, &dist, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
 
     let js_page = fs::read_to_string(dist.join("js/only/index.html")).unwrap();

@@ -76,10 +76,7 @@ fn base_url_shapes_links_and_sitemap() {
     let models = tmp.path().join("models");
     synthetic_corpus(&models, 3, "hello");
     let out = tmp.path().join("dist");
-    let run: Run = modelpages()
-        .args(["build", "--base-url", "https://hub.example/models"])
-        .arg("--models").arg(&models).arg("--out").arg(&out).arg("--site-src").arg(site_src())
-        .output().unwrap().into();
+    let run = build_with(&["--base-url".as_ref(), "https://hub.example/models".as_ref()], &models, &out, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
     assert!(sitemap.contains("<loc>https://hub.example/models/ns1/model-1/</loc>"), "{sitemap}");
@@ -116,7 +113,7 @@ fn bad_records_are_reported_and_the_good_ones_still_build() {
     assert!(out.join("good/One/index.html").is_file());
     assert!(!out.join("bad").exists() && !out.join("assets/clash").exists());
 
-    let check: Run = modelpages().arg("check").arg("--models").arg(&models).output().unwrap().into();
+    let check: Run = modelpages().arg("check").arg("--models").arg(&models).arg("--site-src").arg(site_src()).output().unwrap().into();
     assert_eq!(check.code, 1);
     assert!(check.stderr.contains("checked 6 models, 5 failed"), "{}", check.stderr);
     assert!(check.stderr.contains("bad/syntax/model.json:3:16:"), "{}", check.stderr);
@@ -127,7 +124,7 @@ fn check_passes_on_a_clean_corpus_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     synthetic_corpus(tmp.path(), 4, "x");
     let before = snapshot(tmp.path());
-    let run: Run = modelpages().arg("check").arg("--models").arg(tmp.path()).output().unwrap().into();
+    let run: Run = modelpages().arg("check").arg("--models").arg(tmp.path()).arg("--site-src").arg(site_src()).output().unwrap().into();
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("checked 4 models, 0 failed"), "{}", run.stderr);
     assert_eq!(snapshot(tmp.path()), before);
@@ -403,16 +400,7 @@ fn notes_are_capped_unless_all_are_asked_for() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(notes(&run.stderr), 20, "{}", run.stderr);
     assert!(run.stderr.contains("note: ... and 5 more notes (--all-notes prints them all)"), "{}", run.stderr);
-    let all: Run = modelpages()
-        .args(["build", "--full", "--all-notes", "--models"])
-        .arg(&models)
-        .arg("--out")
-        .arg(tmp.path().join("out"))
-        .arg("--site-src")
-        .arg(site_src())
-        .output()
-        .unwrap()
-        .into();
+    let all = build_with(&["--full".as_ref(), "--all-notes".as_ref()], &models, &tmp.path().join("out"), &site_src());
     assert_eq!(all.code, 0, "{}", all.stderr);
     assert_eq!(notes(&all.stderr), 25, "{}", all.stderr);
     assert!(!all.stderr.contains("more notes"), "{}", all.stderr);

@@ -229,18 +229,7 @@ fn remote_images_follow_the_setting_and_the_pages_policy() {
     let config = tmp.path().join("local.toml");
     fs::write(&config, "card_images = \"local\"\n").unwrap();
     let out = tmp.path().join("local");
-    let run: Run = modelpages()
-        .args(["build", "--config"])
-        .arg(&config)
-        .arg("--models")
-        .arg(&models)
-        .arg("--out")
-        .arg(&out)
-        .arg("--site-src")
-        .arg(site_src())
-        .output()
-        .unwrap()
-        .into();
+    let run = build_with(&["--config".as_ref(), config.as_os_str()], &models, &out, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
     let local = page(&out, "org/remote");
     assert!(local.contains(strict) && !local.contains(widened));

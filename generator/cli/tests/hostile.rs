@@ -341,7 +341,7 @@ fn strings_in(value: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn check_reports_the_same_load_errors() {
     let b = built();
-    let (code, stderr) = run_with_deadline(modelpages().arg("check").arg("--models").arg(&b.corpus.models));
+    let (code, stderr) = run_with_deadline(modelpages().arg("check").arg("--models").arg(&b.corpus.models).arg("--site-src").arg(site_src()));
     assert_eq!(code, 1);
     assert!(!stderr.contains("panicked"), "{stderr}");
     let build_errors: BTreeSet<&str> = b.stderr.lines().filter(|l| l.starts_with("error: ")).collect();

@@ -35,8 +35,10 @@ impl CardMeta {
 /// Front matter that cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum FrontMatterError {
-    #[error("front matter is not valid YAML: {0}")]
-    Invalid(String),
+    /// `line` and `column` count from the top of the card file (its first
+    /// `---` is line 1), when the parser knows where it stopped.
+    #[error("front matter is not valid YAML: {message}")]
+    Invalid { message: String, line: Option<usize>, column: Option<usize> },
     /// Its aliases expand it past the limit: a few kilobytes of YAML can
     /// stand for gigabytes (see [`crate::yaml_size`]).
     #[error(
@@ -45,6 +47,43 @@ pub enum FrontMatterError {
         MIN_EXPANSION_LIMIT >> 20
     )]
     TooLarge { limit: usize },
+}
+
+impl FrontMatterError {
+    /// A YAML error with its place counted from the top of the card: the
+    /// front matter starts on line 2, after the opening `---`.
+    fn invalid(err: &serde_norway::Error) -> FrontMatterError {
+        let location = err.location();
+        // The parser's own text places things at ` at line L column C`,
+        // counted from the front matter's start: the place is given
+        // separately, counted from the top of the file.
+        let message = without_places(&err.to_string());
+        FrontMatterError::Invalid {
+            message,
+            line: location.as_ref().map(|l| l.line() + 1),
+            column: location.as_ref().map(|l| l.column()),
+        }
+    }
+}
+
+/// `text` without its ` at line L column C` parts.
+fn without_places(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" at line ") {
+        let after = &rest[at + " at line ".len()..];
+        let line_digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let tail = after[line_digits..].strip_prefix(" column ").filter(|_| line_digits > 0);
+        let Some(tail) = tail.filter(|t| t.starts_with(|c: char| c.is_ascii_digit())) else {
+            out.push_str(&rest[..at + " at line ".len()]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..at]);
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
 }
 
 /// How much larger than its text front matter may become once its aliases
@@ -70,9 +109,9 @@ impl ModelCard {
             match expanded_size(yaml, limit) {
                 Ok(_) => {}
                 Err(SizeError::TooLarge) => return Err(FrontMatterError::TooLarge { limit }),
-                Err(SizeError::Invalid(e)) => return Err(FrontMatterError::Invalid(e.to_string())),
+                Err(SizeError::Invalid(e)) => return Err(FrontMatterError::invalid(&e)),
             }
-            serde_norway::from_str(yaml).map_err(|e| FrontMatterError::Invalid(e.to_string()))?
+            serde_norway::from_str(yaml).map_err(|e| FrontMatterError::invalid(&e))?
         };
         let field = |name: &str| strings_of(value.get(name));
         let meta = CardMeta {
@@ -211,5 +250,12 @@ mod tests {
     fn invalid_yaml_is_an_error() {
         let err = ModelCard::parse("---\nlicense: [unclosed\n---\n").unwrap_err();
         assert!(err.to_string().starts_with("front matter is not valid YAML"), "{err}");
+        // Line 3 of the file: the opening fence, then two lines of YAML.
+        let err = ModelCard::parse("---\nlicense: mit\ntags: [a, b\n  c: d\n---\n").unwrap_err();
+        let FrontMatterError::Invalid { line, column, message } = err else { panic!("{err}") };
+        assert_eq!((line, column), (Some(4), Some(4)), "{message}");
+        assert!(!message.contains(" at line "), "{message}");
+        assert_eq!(without_places("x at line 2 column 1, while y at line 1 column 10"), "x, while y");
+        assert_eq!(without_places("said at line one"), "said at line one");
     }
 }

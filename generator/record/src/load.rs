@@ -46,6 +46,17 @@ fn shown(path: &Path) -> String {
     printable(&path.to_string_lossy())
 }
 
+/// A card whose front matter does not parse, at its line and column in
+/// `README.md` when the parser knows them.
+fn card_error(card_path: &Path, err: crate::FrontMatterError) -> RecordError {
+    match err {
+        crate::FrontMatterError::Invalid { line: Some(line), column: Some(column), .. } => {
+            RecordError::Syntax { path: card_path.to_owned(), line, column, message: err.to_string() }
+        }
+        other => RecordError::invalid(card_path, other.to_string()),
+    }
+}
+
 impl RecordError {
     pub fn path(&self) -> &Path {
         match self {
@@ -219,7 +230,7 @@ pub fn parse_model(source: &ModelSource, files: ModelFiles) -> Result<LoadedMode
         Some(bytes) => {
             let text = String::from_utf8(bytes)
                 .map_err(|e| RecordError::invalid(&card_path, format!("not valid UTF-8 ({e})")))?;
-            Some(ModelCard::parse(&text).map_err(|e| RecordError::invalid(&card_path, e.to_string()))?)
+            Some(ModelCard::parse(&text).map_err(|e| card_error(&card_path, e))?)
         }
     };
     Ok(LoadedModel { id, record, card, source: source.clone() })

@@ -78,7 +78,7 @@ fn validation_errors_name_the_file() {
 fn missing_record_bad_card_and_byte_order_mark() {
     assert_eq!(load_error(&[("a/b/README.md", "# card")]), "a/b: no model.json in this model folder");
     let msg = load_error(&[("a/b/model.json", r#"{"id": "a/b"}"#), ("a/b/README.md", "---\nx: [\n---\n")]);
-    assert!(msg.starts_with("a/b/README.md: front matter is not valid YAML"), "{msg}");
+    assert!(msg.starts_with("a/b/README.md:3:1: front matter is not valid YAML"), "{msg}");
 
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a/b/model.json", "\u{feff}{\"id\": \"a/b\"}");

@@ -4,6 +4,15 @@
 //! ([`Highlighter::stylesheet`]) holds the colours for a light and a dark
 //! theme, so pages carry no inline styles and follow the visitor's
 //! `prefers-color-scheme`.
+//!
+//! Examples of thousands of models differ only in a few values (the id, a
+//! file name), so the highlighted HTML of an example's *shape* (its text
+//! with the page's plain values replaced by placeholders) is kept and
+//! filled with each model's values. This shape cache, and the line cache
+//! ([`crate::line_cache`]), are the render side of the build's caching and
+//! keep its contract (see `modelpages_snippets`' `cache` module): a cached
+//! answer is byte-identical to highlighting the text itself; a shape whose
+//! placeholders a grammar splits is highlighted from the real text instead.
 
 use std::fmt::Write as _;
 use std::sync::Arc;

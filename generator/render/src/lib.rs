@@ -26,7 +26,6 @@ mod templates;
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
-pub use local::{LocalAppAction, LocalAppExample};
 pub use markdown::{render_card, RenderedCard};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,

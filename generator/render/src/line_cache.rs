@@ -8,6 +8,10 @@
 //! grammar's regexes is the costliest step of a build, so each distinct
 //! (state, line) is parsed once per thread. (Per thread because a parser
 //! state holds regex captures, which cannot move between threads.)
+//!
+//! One of the render side's caches under the contract every cache of the
+//! build keeps (see `modelpages_snippets`' `cache` module): an answer from
+//! the cache is byte-identical to the work it saves.
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -4,29 +4,10 @@
 
 use minijinja::Value;
 use modelpages_gguf::{file_type_name, GgufFile, GgufListing, ModelFacts};
+use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
 use crate::highlight::{Highlighter, ShapeValues};
-
-/// One way to run a model in a local app, before highlighting.
-#[derive(Clone, Debug)]
-pub struct LocalAppExample {
-    /// The app's key, e.g. `llama.cpp`.
-    pub app: String,
-    pub label: String,
-    pub docs_url: String,
-    pub macos_only: bool,
-    /// What the example does, e.g. "Install with Homebrew".
-    pub title: String,
-    pub action: LocalAppAction,
-}
-
-/// A shell command to copy, or a link that opens the app.
-#[derive(Clone, Debug)]
-pub enum LocalAppAction {
-    Command(String),
-    Link(String),
-}
 
 #[derive(Serialize)]
 pub(crate) struct GgufView {
@@ -172,13 +153,13 @@ pub(crate) fn local_app_views<'a>(
 ) -> Vec<LocalAppView<'a>> {
     let mut apps: Vec<LocalAppView<'a>> = Vec::new();
     for example in examples {
-        let view = match &example.action {
-            LocalAppAction::Command(text) => LocalExampleView {
+        let view = match example.kind {
+            LocalAppKind::Command => LocalExampleView {
                 title: &example.title,
-                html: Some(Value::from_safe_string(highlighter.highlight_example(text, "sh", values))),
+                html: Some(Value::from_safe_string(highlighter.highlight_example(&example.content, "sh", values))),
                 link: None,
             },
-            LocalAppAction::Link(url) => LocalExampleView { title: &example.title, html: None, link: Some(url) },
+            LocalAppKind::DeepLink => LocalExampleView { title: &example.title, html: None, link: Some(example.content.as_str()) },
         };
         match apps.last_mut() {
             Some(app) if app.key == example.app => app.examples.push(view),

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::card_links::CardContext;
 use crate::heading_ids::CardHeading;
 use crate::highlight::{Highlighter, ShapeValues};
-use crate::local::{gguf_view, local_app_views, GgufView, LocalAppExample, LocalAppView};
+use crate::local::{gguf_view, local_app_views, GgufView, LocalAppView};
+use modelpages_snippets::LocalAppExample;
 use crate::markdown::render_card;
 use crate::templates::{TemplateError, Templates};
 

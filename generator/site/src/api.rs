@@ -10,6 +10,7 @@
 
 use modelpages_record::{Gated, ModelRecord, Safetensors};
 use modelpages_render::{CodeExample, InferenceExample};
+use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
 
@@ -21,44 +22,32 @@ pub fn model_api_path(id: &str) -> String {
     format!("api/models/{id}.json")
 }
 
-/// How a local app runs the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LocalAppKind {
-    /// A shell command to paste into a terminal.
-    Command,
-    /// A link that opens the app with the model selected.
-    DeepLink,
-}
-
-/// One "use this model in a local app" example.
-///
-/// LOCAL APPS: the local-apps work fills these in (see `model_files`); until
-/// then every model has none and the array is empty.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LocalAppExample {
+/// A local-app example as the API file shows it: a view of the page's
+/// [`LocalAppExample`], with the API's own name for its kind and no empty
+/// docs URL.
+#[derive(Serialize)]
+struct LocalAppDoc<'a> {
     /// The app's key, e.g. `llama.cpp`.
-    pub app: String,
-    pub label: String,
-    pub docs_url: Option<String>,
-    pub kind: LocalAppKind,
+    app: &'a str,
+    label: &'a str,
+    docs_url: Option<&'a str>,
+    /// `command` or `deep-link`.
+    kind: &'static str,
     /// The command or the link.
-    pub content: String,
+    content: &'a str,
 }
 
-impl LocalAppExample {
-    /// The API form of a page's local-app example.
-    pub fn of(example: &modelpages_render::LocalAppExample) -> LocalAppExample {
-        let (kind, content) = match &example.action {
-            modelpages_render::LocalAppAction::Command(text) => (LocalAppKind::Command, text.clone()),
-            modelpages_render::LocalAppAction::Link(url) => (LocalAppKind::DeepLink, url.clone()),
-        };
-        LocalAppExample {
-            app: example.app.clone(),
-            label: example.label.clone(),
-            docs_url: Some(example.docs_url.clone()).filter(|u| !u.is_empty()),
-            kind,
-            content,
+impl<'a> LocalAppDoc<'a> {
+    fn of(example: &'a LocalAppExample) -> LocalAppDoc<'a> {
+        LocalAppDoc {
+            app: &example.app,
+            label: &example.label,
+            docs_url: Some(example.docs_url.as_str()).filter(|u| !u.is_empty()),
+            kind: match example.kind {
+                LocalAppKind::Command => "command",
+                LocalAppKind::DeepLink => "deep-link",
+            },
+            content: &example.content,
         }
     }
 }
@@ -119,8 +108,8 @@ struct ModelDoc<'a> {
 struct ExamplesDoc<'a> {
     library: Vec<LibraryExampleDoc<'a>>,
     inference: Vec<InferenceExampleDoc<'a>>,
-    /// LOCAL APPS: optional in the schema, so files from before it validate.
-    local_apps: &'a [LocalAppExample],
+    /// Optional in the schema, so files from before local apps validate.
+    local_apps: Vec<LocalAppDoc<'a>>,
 }
 
 #[derive(Serialize)]
@@ -170,7 +159,7 @@ pub fn model_api_json(input: &ModelApiInput<'_>) -> Vec<u8> {
                     content: &e.text,
                 })
                 .collect(),
-            local_apps: input.local_apps,
+            local_apps: input.local_apps.iter().map(LocalAppDoc::of).collect(),
         },
         hub: &input.hub,
     };

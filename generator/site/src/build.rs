@@ -1,7 +1,7 @@
 //! The build pipeline, top to bottom: load records, render pages, write the
 //! site. Each stage lives in its own module and passes plain data on.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, RecordError};
@@ -13,9 +13,8 @@ use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
-use crate::assets::{collect_assets, AssetError};
+use crate::assets::{collect_assets, AssetError, Assets};
 use crate::changes::{ChangeLog, PendingChanges};
-use crate::corpus::{load_corpus, Corpus};
 use crate::journal::{recover, Transaction};
 use crate::card_files::{card_files_state, CardFiles, CardFilesFound};
 use crate::libraries::library_link;
@@ -150,13 +149,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         SiteWriter::fresh(Staging::create(out, &lock)?, out.clone(), log)
     };
 
-    let base_path = url_path(&base_url);
-    let site = SiteInfo {
-        title: options.settings.title.clone(),
-        stylesheet: format!("{base_path}{}", assets.stylesheet),
-        script: assets.script.as_ref().map(|s| format!("{base_path}{s}")),
-        base_path,
-    };
+    let site = site_info(&options.settings, &base_url, &assets);
     for (path, bytes) in &assets.files {
         writer.write_listing(path, bytes)?;
     }
@@ -187,20 +180,11 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     }
 
     timer.lap("keep unchanged");
-    let stage = RenderStage {
-        writer: &writer,
-        templates: &templates,
-        snippets: SnippetEngine::new(),
-        inference: options.settings.inference(),
-        tasks: TaskCatalogue::builtin(),
-        site: &site,
-        highlighter: Highlighter::new(),
-        remote_images: options.settings.card_images == CardImages::Remote,
-    };
+    let renderer = ModelRenderer::new(&templates, &site, &options.settings);
     progress.start(read.len() as u64);
     let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
         let id = job.source.folder_id.clone();
-        let outcome = stage.process(job, files);
+        let outcome = renderer.process(&writer, job, files);
         progress.advance();
         outcome.map(|o| (id, o))
     })?;
@@ -246,12 +230,12 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         let mut summaries: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
         summaries.par_sort_unstable_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
         timer.lap("summaries");
-        write_listings(&stage, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
+        write_listings(&renderer, &writer, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
     })();
     let (listing_keys, listing_counts) = listings?;
     manifest.listings = listing_keys;
     timer.lap("listings");
-    drop(stage);
+    drop(renderer);
     pending.commit_begins();
     let changes = writer.commit(out, &manifest)?;
     pending.finish(changes)?;
@@ -333,13 +317,13 @@ enum ModelOutcome {
     Failed { err: RecordError, was_listed: bool },
 }
 
-/// Stages 2 to 4 for each model that has to be read: generate its examples,
-/// render (and highlight) its page, write it. Models run in parallel and each
-/// page is written as soon as it is rendered, and models' files are read a
-/// batch ahead (see [`render_with_read_ahead`]), so memory does not grow with
-/// the site.
-struct RenderStage<'a> {
-    writer: &'a SiteWriter,
+/// What makes a model's files from its record: generate its examples,
+/// render (and highlight) its page, make its API file and notebook. A build
+/// writes each model's files as soon as they are made ([`Self::process`]);
+/// models run in parallel, their files read a batch ahead (see
+/// [`render_with_read_ahead`]), so memory does not grow with the site.
+/// `check` makes them the same way and drops them ([`check_models`]).
+struct ModelRenderer<'a> {
     templates: &'a Templates,
     snippets: SnippetEngine,
     inference: InferenceSettings,
@@ -368,10 +352,24 @@ fn whole_stamp(stamp: StampHash, dir: &std::path::Path, card_files: &[String]) -
     stamp_with_files(&Stamp { text: stamp, newest_ns: 0 }, dir, card_files).text
 }
 
-impl RenderStage<'_> {
-    /// The outer error stops the build (templates, disk); a failed model is
-    /// an outcome, e.g. a record whose values no example template can use.
-    fn process(&self, job: ReadJob, files: ReadFiles) -> Result<ModelOutcome, BuildError> {
+impl<'a> ModelRenderer<'a> {
+    fn new(templates: &'a Templates, site: &'a SiteInfo, settings: &SiteSettings) -> ModelRenderer<'a> {
+        ModelRenderer {
+            templates,
+            snippets: SnippetEngine::new(),
+            inference: settings.inference(),
+            tasks: TaskCatalogue::builtin(),
+            site,
+            highlighter: Highlighter::new(),
+            remote_images: settings.card_images == CardImages::Remote,
+        }
+    }
+
+    /// Renders one model that has to be read and writes its files through
+    /// `writer`. The outer error stops the build (templates, disk); a failed
+    /// model is an outcome, e.g. a record whose values no example template
+    /// can use.
+    fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles) -> Result<ModelOutcome, BuildError> {
         let ReadJob { source, stamp, previous } = job;
         let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
         let old_summary = previous.as_ref().map(|e| e.summary.clone());
@@ -380,14 +378,14 @@ impl RenderStage<'_> {
         let files = match files {
             Ok(files) => files,
             Err(err) => {
-                forget_old(self.writer);
+                forget_old(writer);
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
         if let Some(mut entry) = previous {
             let found = if entry.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &entry.card_files) };
-            if entry.input == with_card_files(&input, &found) && entry.files.iter().all(|f| self.writer.keep(f)) {
+            if entry.input == with_card_files(&input, &found) && entry.files.iter().all(|f| writer.keep(f)) {
                 entry.stamp = whole_stamp(stamp, &source.dir, &entry.card_files);
                 return Ok(ModelOutcome::Unchanged(entry));
             }
@@ -395,23 +393,23 @@ impl RenderStage<'_> {
         let model = match parse_model(&source, files) {
             Ok(model) => model,
             Err(err) => {
-                forget_old(self.writer);
+                forget_old(writer);
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
         let RenderedModel { files: pages, summary, notes, card_files } = match self.render(&model)? {
             Ok(rendered) => rendered,
             Err(err) => {
-                forget_old(self.writer);
+                forget_old(writer);
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
         let row_changed = old_summary.as_ref() != Some(&summary);
         for (rel, bytes) in &pages {
-            self.writer.write(rel, bytes)?;
+            writer.write(rel, bytes)?;
         }
         let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
-        old_files.iter().filter(|f| !files.contains(f)).for_each(|f| self.writer.remove(f));
+        old_files.iter().filter(|f| !files.contains(f)).for_each(|f| writer.remove(f));
         let input = with_card_files(&input, &card_files.state);
         let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
         let card_files = card_files.looked_up;
@@ -456,7 +454,7 @@ impl RenderStage<'_> {
             library,
             library_examples: &examples,
             inference: &hosted,
-            local_apps: &local.apps.iter().map(crate::api::LocalAppExample::of).collect::<Vec<_>>(),
+            local_apps: &local.apps,
             site: self.site,
             hub_url: &self.inference.hub_url,
         });
@@ -533,7 +531,8 @@ fn hosted_examples(
 /// Stage 3: every file that lists models, made from the models' listing
 /// rows and written where its key changed (see [`crate::listings`]).
 fn write_listings(
-    stage: &RenderStage<'_>,
+    renderer: &ModelRenderer<'_>,
+    writer: &SiteWriter,
     base_url: &str,
     settings: &SiteSettings,
     summaries: &[&ModelSummary],
@@ -542,19 +541,19 @@ fn write_listings(
 ) -> Result<(ListingKeys, ListingCounts), BuildError> {
     let input = ListingInput {
         models: summaries,
-        templates: stage.templates,
-        site: stage.site,
+        templates: renderer.templates,
+        site: renderer.site,
         base_url,
         settings: &settings.listings,
-        tasks: &stage.tasks,
-        snippets: &stage.snippets,
+        tasks: &renderer.tasks,
+        snippets: &renderer.snippets,
     };
     let (groups, search) = rayon::join(|| Groups::of(&input), || SearchFiles::build(summaries, &settings.listings));
     timer.lap("listing groups, search index");
     let files = listing_files(&input, &groups, &search);
     let count = files.len();
     timer.lap_detail("listing keys", &format!(" ({count} files)"));
-    let (keys, counts) = write_listing_files(stage.writer, files, previous)?;
+    let (keys, counts) = write_listing_files(writer, files, previous)?;
     timer.lap_detail("listing writes", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
     Ok((keys, counts))
 }
@@ -587,9 +586,88 @@ fn url_path(base_url: &str) -> String {
     }
 }
 
-/// Loads and validates every record without writing anything.
-pub fn check_models(models_dir: &Path) -> Result<Corpus, RecordError> {
-    load_corpus(models_dir)
+/// The site's own paths and title, as every page needs them.
+fn site_info(settings: &SiteSettings, base_url: &str, assets: &Assets) -> SiteInfo {
+    let base_path = url_path(base_url);
+    SiteInfo {
+        title: settings.title.clone(),
+        stylesheet: format!("{base_path}{}", assets.stylesheet),
+        script: assets.script.as_ref().map(|s| format!("{base_path}{s}")),
+        base_path,
+    }
+}
+
+/// What `modelpages check` reads: a build's inputs, without an output.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub models_dir: PathBuf,
+    pub site_src: PathBuf,
+    pub settings: SiteSettings,
+}
+
+/// What a check found: as a build of the same inputs would report it.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// Models that would be built.
+    pub built: usize,
+    /// One error per model that would be left out, sorted by path.
+    pub errors: Vec<RecordError>,
+    /// The notes a build would print, sorted.
+    pub notes: Vec<String>,
+}
+
+/// Runs everything a full build runs except writing: the same survey and
+/// layout checks, the same reading and parsing, every model's examples,
+/// page, API file and notebook, and every listing file, all made in
+/// memory and dropped. So a model a build would leave out is reported here
+/// too, with the same error.
+pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
+    let base_url = normalize_base_url(&options.settings.base_url)?;
+    let templates = Templates::load(&options.site_src.join("templates"))?;
+    let assets = collect_assets(&options.site_src)?;
+    let site = site_info(&options.settings, &base_url, &assets);
+    let BuildPlan { read, mut errors, .. } = plan_build(survey_models(&options.models_dir).map_err(BuildError::Models)?, None);
+    let renderer = ModelRenderer::new(&templates, &site, &options.settings);
+    let outcomes = render_with_read_ahead(read, |job, files| {
+        let made = files.and_then(|files| parse_model(&job.source, files)).map(|model| renderer.render(&model));
+        match made {
+            Err(err) | Ok(Ok(Err(err))) => Ok(Err(err)),
+            Ok(Ok(Ok(model))) => Ok(Ok((model.summary, model.notes))),
+            Ok(Err(stop)) => Err(stop),
+        }
+    })?;
+    let mut report = CheckReport::default();
+    let mut summaries = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Ok((summary, notes)) => {
+                summaries.push(summary);
+                report.notes.extend(notes);
+            }
+            Err(err) => errors.push(err),
+        }
+    }
+    summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+    // Every listing file (home, 404, task, library and namespace pages,
+    // search, sitemaps, API listings) made as the build makes it.
+    let listed: Vec<&ModelSummary> = summaries.iter().collect();
+    let input = ListingInput {
+        models: &listed,
+        templates: &templates,
+        site: &site,
+        base_url: &base_url,
+        settings: &options.settings.listings,
+        tasks: &renderer.tasks,
+        snippets: &renderer.snippets,
+    };
+    let groups = Groups::of(&input);
+    let search = SearchFiles::build(&listed, &options.settings.listings);
+    listing_files(&input, &groups, &search).par_iter().try_for_each(|file| (file.render)().map(drop))?;
+    errors.sort_by(|a, b| a.path().cmp(b.path()));
+    report.notes.sort();
+    report.built = summaries.len();
+    report.errors = errors;
+    Ok(report)
 }
 
 #[cfg(test)]

@@ -11,8 +11,7 @@ use std::path::Path;
 
 use modelpages_gguf::{read_header, GgufHeader, GgufListing};
 use modelpages_record::{open_regular_file, LoadedModel, ModelRecord, RecordError};
-use modelpages_render::{LocalAppAction, LocalAppExample};
-use modelpages_snippets::{LocalAppKind, SnippetEngine, SnippetError};
+use modelpages_snippets::{LocalAppExample, SnippetEngine, SnippetError};
 
 /// A model's GGUF files, and the problems met reading those in its folder.
 #[derive(Debug, Default)]
@@ -117,21 +116,7 @@ pub struct LocalSection {
 /// The GGUF files and local-app examples of `model`.
 pub fn local_section(snippets: &SnippetEngine, model: &LoadedModel) -> Result<LocalSection, SnippetError> {
     let gguf = model_gguf(&model.source.dir, &model.record);
-    let apps = snippets
-        .local_app_examples(&model.record, Some(&gguf.listing))?
-        .into_iter()
-        .map(|e| LocalAppExample {
-            action: match e.kind {
-                LocalAppKind::Command => LocalAppAction::Command(e.content),
-                LocalAppKind::Deeplink => LocalAppAction::Link(e.content),
-            },
-            app: e.app,
-            label: e.label,
-            docs_url: e.docs_url,
-            macos_only: e.macos_only,
-            title: e.title,
-        })
-        .collect();
+    let apps = snippets.local_app_examples(&model.record, Some(&gguf.listing))?;
     let notes = gguf.errors.iter().map(|e| format!("GGUF header not read: {e}")).collect();
     Ok(LocalSection { listing: gguf.listing, apps, notes })
 }

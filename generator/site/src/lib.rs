@@ -33,7 +33,7 @@ mod model_notes;
 pub mod site_folder;
 pub mod notebook;
 
-pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport};
+pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport, CheckOptions, CheckReport};
 pub use listings::write::ListingCounts;
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};

@@ -2,12 +2,11 @@
 //! Python examples, its notebook. Built from the examples the page shows, so
 //! the three always agree.
 
-
 use modelpages_record::LoadedModel;
 use modelpages_render::{CodeExample, InferenceExample, SiteInfo};
-use modelpages_snippets::Library;
+use modelpages_snippets::{Library, LocalAppExample};
 
-use crate::api::{model_api_json, model_api_path, HubFacts, LocalAppExample, ModelApiInput};
+use crate::api::{model_api_json, model_api_path, HubFacts, ModelApiInput};
 use crate::notebook::{notebook, NotebookInput, NOTEBOOK_FILE};
 
 /// What a model's extra files are made of.
@@ -16,8 +15,7 @@ pub struct ModelFilesInput<'a> {
     pub library: Option<&'a Library>,
     pub library_examples: &'a [CodeExample],
     pub inference: &'a [InferenceExample],
-    /// LOCAL APPS: the local-app examples, once the build makes them; pass
-    /// `&[]` until then.
+    /// The local-app examples the page shows.
     pub local_apps: &'a [LocalAppExample],
     pub site: &'a SiteInfo,
     /// The hub that hosts the model files, without a trailing slash.

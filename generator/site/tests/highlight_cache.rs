@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use modelpages_render::{example_values, Highlighter, LocalAppAction, ShapeValues};
+use modelpages_render::{example_values, Highlighter, ShapeValues};
 use modelpages_site::gguf::local_section;
 use modelpages_site::load_corpus;
-use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
+use modelpages_snippets::{InferenceOptions, InferenceSettings, LocalAppKind, SnippetEngine};
 
 #[test]
 fn cached_highlighting_is_byte_identical_on_the_whole_corpus() {
@@ -38,8 +38,8 @@ fn assert_cache_is_exact(models: &Path, at_least: usize) {
         // The very values the model's page fills into cached shapes.
         let values = example_values(model, &local.listing);
         for app in &local.apps {
-            if let LocalAppAction::Command(command) = &app.action {
-                examples.push((values.clone(), "sh", command.clone()));
+            if app.kind == LocalAppKind::Command {
+                examples.push((values.clone(), "sh", app.content.clone()));
                 local_commands += 1;
             }
         }

@@ -2,7 +2,6 @@
 //! record into usage examples. No I/O: records in, snippets out.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
 
 use minijinja::{Environment, UndefinedBehavior, Value as TemplateValue};
 use modelpages_record::{ModelRecord, TransformersInfo, WidgetExample};
@@ -94,16 +93,17 @@ pub struct SnippetEngine {
     task_specs: Vec<crate::inference::TaskSpec>,
     providers: Vec<crate::inference::ProviderInfo>,
     local_apps: Vec<crate::local_apps::LocalApp>,
+    /// The hosted-inference clients ([`crate::inference::clients`]).
+    clients: Vec<crate::inference::Client>,
     /// Library key to its templates.
     library_templates: BTreeMap<String, LibraryTemplates>,
-    /// The sample inputs made so far, by the sample texts they are made
-    /// from (all they depend on): models share a few widget texts and tasks.
-    sample_inputs: Mutex<HashMap<SampleTexts, TemplateValue>>,
+    /// The sample inputs made so far ([`crate::cache`]).
+    sample_inputs: crate::cache::SampleInputsCache,
     /// The hosted-inference templates whose text can be given to every model
-    /// it fits, with its own id ([`crate::id_text`]), each with a number.
+    /// it fits, with its own id ([`crate::cache::id_text`]), each with a number.
     pub(crate) reusable_inference_templates: HashMap<String, u32>,
-    /// Hosted-inference examples kept for reuse.
-    pub(crate) memo: crate::memo::RenderMemo,
+    /// Hosted-inference examples kept for reuse ([`crate::cache`]).
+    pub(crate) memo: crate::cache::memo::RenderMemo,
 }
 
 /// The usage-example templates of one library.
@@ -117,10 +117,6 @@ struct LibraryTemplates {
 /// The sample inputs library templates read as `inputs.<name>`: each
 /// variable this template sets, rendered from `sample` alone.
 const INPUTS_TEMPLATE: &str = "shared/inputs.jinja";
-
-/// How many sets of sample inputs an engine keeps: far more than the
-/// samples of a corpus usually are, and a bound on memory when they are many.
-const SAMPLE_INPUTS_KEPT: usize = 4096;
 
 impl Default for SnippetEngine {
     fn default() -> Self {
@@ -178,7 +174,7 @@ impl SnippetEngine {
             .collect();
         let reusable_inference_templates = inference_templates
             .into_iter()
-            .filter(|name| crate::id_text::uses_id_only_as_text(&env, name, crate::inference::ID_NAMES))
+            .filter(|name| crate::cache::id_text::uses_id_only_as_text(&env, name, crate::inference::ID_NAMES))
             .zip(0..)
             .collect();
         SnippetEngine {
@@ -187,10 +183,11 @@ impl SnippetEngine {
             task_specs: crate::inference::task_specs(),
             providers: crate::inference::known_providers(),
             local_apps: crate::local_apps::builtin_apps(),
+            clients: crate::inference::CLIENTS.to_vec(),
             library_templates,
-            sample_inputs: Mutex::default(),
+            sample_inputs: Default::default(),
             reusable_inference_templates,
-            memo: crate::memo::RenderMemo::default(),
+            memo: crate::cache::memo::RenderMemo::default(),
         }
     }
 
@@ -252,6 +249,30 @@ impl SnippetEngine {
         self.env.get_template(name).is_ok()
     }
 
+    /// The names of the templates under `folder` (`inference/python/openai/`).
+    #[cfg(test)]
+    pub(crate) fn template_names_under(&self, folder: &str) -> Vec<String> {
+        self.env.templates().map(|(name, _)| name).filter(|name| name.starts_with(folder)).map(str::to_owned).collect()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn template_source(&self, name: &str) -> Option<String> {
+        self.env.get_template(name).ok().map(|t| t.source().to_owned())
+    }
+
+    /// The inference clients examples are made for, in the order pages
+    /// show them ([`crate::inference::CLIENTS`] unless replaced).
+    pub fn clients(&self) -> &[crate::inference::Client] {
+        &self.clients
+    }
+
+    /// This engine with another client table, e.g. the built-in one plus a
+    /// client whose templates were given to [`SnippetEngine::with_templates`].
+    pub fn with_clients(mut self, clients: Vec<crate::inference::Client>) -> SnippetEngine {
+        self.clients = clients;
+        self
+    }
+
     /// Whether `key` has usage-example templates.
     pub fn has_snippets(&self, key: &str) -> bool {
         self.library_templates.contains_key(key)
@@ -299,17 +320,7 @@ impl SnippetEngine {
     /// The sample inputs for a model whose sample texts are `sample`: the
     /// template reads nothing else, so the texts are the key.
     fn sample_inputs(&self, sample: &SampleTexts) -> Result<TemplateValue, SnippetError> {
-        let made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner()).get(sample).cloned();
-        if let Some(inputs) = made {
-            return Ok(inputs);
-        }
-        let inputs = self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { sample })?;
-        let mut made = self.sample_inputs.lock().unwrap_or_else(|e| e.into_inner());
-        if made.len() == SAMPLE_INPUTS_KEPT {
-            made.clear();
-        }
-        made.insert(sample.clone(), inputs.clone());
-        Ok(inputs)
+        self.sample_inputs.get_or_make(sample, || self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { sample }))
     }
 
     /// The variables the template `name` sets at its top level, rendered with

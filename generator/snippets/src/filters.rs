@@ -64,7 +64,7 @@ fn format_body(v: TemplateValue, format: String, level: Option<usize>) -> Result
     let format = BodyFormat::parse(&format).map_err(invalid)?;
     let level = level.unwrap_or(0);
     // A model's examples format the same few values again and again.
-    inference::remembered_body(&v, format, level, || {
+    crate::cache::remembered_body(&v, format, level, || {
         // Written as it is; a value that is not plain data goes through JSON.
         inference::format_template_body(&v, format, level)
             .unwrap_or_else(|| inference::format_body(&json_of(&v), format, level))

@@ -6,12 +6,11 @@
 //!
 //! [`ModelRecord`]: modelpages_record::ModelRecord
 
+mod cache;
 mod catalogue;
 mod engine;
 pub mod escape;
 mod filters;
-mod id_text;
-mod memo;
 pub mod inference;
 pub mod local_apps;
 pub mod sample;

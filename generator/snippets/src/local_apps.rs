@@ -32,11 +32,15 @@ pub struct LocalApp {
 }
 
 /// Whether an app is used through shell commands or opened by a link.
+/// Named `command` and `deeplink` in the catalogue and in `modelpages
+/// snippets`; the JSON API names them its own way (`site::api`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LocalAppKind {
+    /// A shell command to paste into a terminal.
     Command,
-    Deeplink,
+    /// A link that opens the app with the model selected.
+    DeepLink,
 }
 
 /// Conditions a model must all meet; a list condition is met by any of its items.
@@ -66,6 +70,8 @@ struct Command {
 }
 
 /// One way to run a model in one app: a command to copy, or a link to open.
+/// The one type for it: the page (render), the API file (site) and
+/// `modelpages snippets` all take it as it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LocalAppExample {
     /// The app's key, e.g. `llama.cpp`.
@@ -177,7 +183,7 @@ impl SnippetEngine {
                 content,
             };
             match (app.kind, &rule.url) {
-                (LocalAppKind::Deeplink, Some(url)) => {
+                (LocalAppKind::DeepLink, Some(url)) => {
                     examples.push(example(&format!("Open in {}", app.label), None, url.replace("{id}", &crate::escape::percent_encode_path(&record.id))));
                 }
                 _ => {
@@ -211,7 +217,7 @@ mod tests {
             assert!(app.docs_url.starts_with("https://"), "{}", app.key);
             assert!(!app.when.is_empty(), "{} shows for some models", app.key);
             match app.kind {
-                LocalAppKind::Deeplink => {
+                LocalAppKind::DeepLink => {
                     assert!(app.commands.is_empty(), "{}", app.key);
                     assert!(app.when.iter().all(|r| r.url.as_deref().is_some_and(|u| u.contains("{id}"))), "{}", app.key);
                 }

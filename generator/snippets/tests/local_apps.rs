@@ -55,7 +55,7 @@ fn gguf_models_get_the_llama_cpp_family() {
     assert!(command("localai").contains("'huggingface://bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q4_K_M.gguf'"));
     assert!(command("lemonade").contains("lemonade run 'user.Llama-3.2-1B-Instruct-GGUF-Q4_K_M'"));
     let lmstudio = all.iter().find(|e| e.app == "lmstudio").unwrap();
-    assert_eq!((lmstudio.kind, lmstudio.language, lmstudio.content.as_str()), (LocalAppKind::Deeplink, None, "lmstudio://open_from_hf?model=bartowski/Llama-3.2-1B-Instruct-GGUF"));
+    assert_eq!((lmstudio.kind, lmstudio.language, lmstudio.content.as_str()), (LocalAppKind::DeepLink, None, "lmstudio://open_from_hf?model=bartowski/Llama-3.2-1B-Instruct-GGUF"));
     assert!(all.iter().filter(|e| e.kind == LocalAppKind::Command).all(|e| e.language.is_some_and(|l| l.as_str() == "sh")));
     assert!(all.iter().all(|e| e.docs_url.starts_with("https://")));
     assert!(all.iter().find(|e| e.app == "recursechat").unwrap().macos_only);

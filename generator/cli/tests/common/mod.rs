@@ -30,8 +30,15 @@ impl From<Output> for Run {
 }
 
 pub fn build(models: &Path, out: &Path, site_src: &Path) -> Run {
+    build_with(&[], models, out, site_src)
+}
+
+/// `modelpages build` with `extra` options (`--base-url`, `--config`, ...)
+/// before the folders.
+pub fn build_with(extra: &[&std::ffi::OsStr], models: &Path, out: &Path, site_src: &Path) -> Run {
     modelpages()
         .arg("build")
+        .args(extra)
         .arg("--models")
         .arg(models)
         .arg("--out")

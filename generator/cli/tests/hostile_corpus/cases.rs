@@ -231,7 +231,8 @@ fn cards(c: &Corpus) -> Vec<Case> {
     cases.push(case("card-invalid-utf8", error("cards/not-utf8/README.md", "not valid UTF-8")));
     c.record("cards/bad-yaml", r#"{"id": "cards/bad-yaml"}"#);
     c.card("cards/bad-yaml", "---\nlicense: [unclosed\n---\nbody\n");
-    cases.push(case("card-front-matter-invalid", error("cards/bad-yaml/README.md", "front matter is not valid YAML")));
+    // Placed in the card file: the YAML's second line is the file's third.
+    cases.push(case("card-front-matter-invalid", syntax_error("cards/bad-yaml/README.md", 3, 1, "front matter is not valid YAML")));
     // A "billion laughs": nine levels of aliases, each nine times the last.
     let mut bomb = String::from("---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
     for (level, prev) in ('b'..='i').zip('a'..='h') {
@@ -243,7 +244,7 @@ fn cards(c: &Corpus) -> Vec<Case> {
     cases.push(case("card-yaml-alias-bomb", error("cards/yaml-bomb/README.md", "front matter is not valid YAML")));
     c.record("cards/yaml-deep", r#"{"id": "cards/yaml-deep"}"#);
     c.card("cards/yaml-deep", &format!("---\nlicense: {}{}\n---\nbody\n", "[".repeat(10_000), "]".repeat(10_000)));
-    cases.push(case("card-yaml-10000-deep", error("cards/yaml-deep/README.md", "front matter is not valid YAML")));
+    cases.push(case("card-yaml-10000-deep", syntax_error("cards/yaml-deep/README.md", 2, 137, "front matter is not valid YAML")));
     cases
 }
 

@@ -39,15 +39,26 @@ pub enum BodyError {
 }
 
 impl BodyFormat {
+    /// Every form, by the name templates give `format_body`.
+    pub const NAMED: &'static [(&'static str, BodyFormat)] = &[
+        ("json", BodyFormat::Json),
+        ("python", BodyFormat::Python),
+        ("python_kwargs", BodyFormat::PythonKwargs),
+        ("js", BodyFormat::JsObject),
+        ("curl", BodyFormat::CurlData),
+    ];
+
     pub fn parse(name: &str) -> Result<BodyFormat, BodyError> {
-        Ok(match name {
-            "json" => BodyFormat::Json,
-            "python" => BodyFormat::Python,
-            "python_kwargs" => BodyFormat::PythonKwargs,
-            "js" => BodyFormat::JsObject,
-            "curl" => BodyFormat::CurlData,
-            other => return Err(BodyError::UnsupportedFormat(other.to_owned())),
-        })
+        BodyFormat::NAMED
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, format)| *format)
+            .ok_or_else(|| BodyError::UnsupportedFormat(name.to_owned()))
+    }
+
+    /// The name templates give `format_body` for this form.
+    pub fn name(self) -> &'static str {
+        BodyFormat::NAMED.iter().find(|(_, format)| *format == self).map_or("", |(name, _)| name)
     }
 }
 

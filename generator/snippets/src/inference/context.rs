@@ -15,34 +15,68 @@ use modelpages_record::ModelRecord;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::providers::{provider_key_variable, FAL_AI, HF_INFERENCE};
+use super::clients::Client;
+use super::providers::HF_INFERENCE;
 use super::{inputs, InferenceOptions, RequestKind};
-use crate::memo::{Encoder, IdMarker};
+use crate::cache::memo::{Encoder, IdMarker};
+
+/// A struct of template values, defined once: its fields are the names
+/// templates read, and [`encode`](CallValues::encode) (the memo key),
+/// [`NAMES`](CallValues::NAMES) and the lookup by name are made from that one
+/// list, so they cannot disagree.
+macro_rules! template_values {
+    ($(#[$meta:meta])* struct $name:ident { $($(#[$field_meta:meta])* $field:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        pub(crate) struct $name {
+            $($(#[$field_meta])* $field: TemplateValue,)*
+        }
+
+        impl $name {
+            /// The names templates read these values by, in field order.
+            pub(crate) const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// Adds every value to `encoder`; false if one is not plain data.
+            pub(crate) fn encode(&self, encoder: &mut Encoder) -> bool {
+                $(encoder.add(&self.$field))&&*
+            }
+
+            /// The value templates read as `name`.
+            fn get(&self, name: &str) -> Option<&TemplateValue> {
+                match name {
+                    $(stringify!($field) => Some(&self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
 
 /// The names whose values can hold the model id: [`CallValues::id`],
 /// [`RouteValues::url`] and [`RouteValues::model`] (and `model` as a client
 /// reads it, which can be the id).
 pub(crate) const ID_NAMES: &[&str] = &["id", "model", "url"];
 
-/// What a template reads that is the same for every example of one call.
-#[derive(Clone, Debug)]
-pub(crate) struct CallValues {
-    id: TemplateValue,
-    task: TemplateValue,
-    python_method: TemplateValue,
-    js_method: TemplateValue,
-    /// The JSON body for tasks whose body is plain data.
-    body: TemplateValue,
-    /// The sample inputs ([`inputs::SampleInputs`]).
-    inputs: TemplateValue,
-    /// `json`, `image`, `audio` or `video`.
-    output: TemplateValue,
-    content_type: TemplateValue,
-    input_file: TemplateValue,
-    output_file: TemplateValue,
-    stream: TemplateValue,
-    /// Chat parameters that were set: temperature, max_tokens, top_p.
-    chat_parameters: TemplateValue,
+template_values! {
+    /// What a template reads that is the same for every example of one call.
+    struct CallValues {
+        id,
+        task,
+        python_method,
+        js_method,
+        /// The JSON body for tasks whose body is plain data.
+        body,
+        /// The sample inputs ([`inputs::SampleInputs`]).
+        inputs,
+        /// `json`, `image`, `audio` or `video`.
+        output,
+        content_type,
+        input_file,
+        output_file,
+        stream,
+        /// Chat parameters that were set: temperature, max_tokens, top_p.
+        chat_parameters,
+    }
 }
 
 impl CallValues {
@@ -109,56 +143,35 @@ pub(crate) struct FalContext {
 }
 
 impl CallValues {
-    /// These values with [`crate::memo::ID_MARKER`] for the model id; none
+    /// These values with [`crate::cache::memo::ID_MARKER`] for the model id; none
     /// when the marker could not be told from the rest.
     pub(crate) fn with_id_marker(&self, marker: &IdMarker<'_>) -> Option<CallValues> {
         Some(CallValues { id: marker.mark(&self.id)?, ..self.clone() })
     }
-
-    /// Adds every value to `encoder`; false if one is not plain data.
-    pub(crate) fn encode(&self, encoder: &mut Encoder) -> bool {
-        // Every field, by name: a field added later must be added here.
-        let CallValues {
-            id,
-            task,
-            python_method,
-            js_method,
-            body,
-            inputs,
-            output,
-            content_type,
-            input_file,
-            output_file,
-            stream,
-            chat_parameters,
-        } = self;
-        let call = [id, task, python_method, js_method, body, inputs, output, content_type];
-        let files = [input_file, output_file, stream, chat_parameters];
-        call.into_iter().chain(files).all(|value| encoder.add(value))
-    }
 }
 
-/// What a template reads that is the same for every client of one provider.
-#[derive(Clone, Debug)]
-pub(crate) struct RouteValues {
-    provider: TemplateValue,
-    /// The provider name for SDK calls (none for a custom endpoint).
-    sdk_provider: TemplateValue,
-    /// Where a raw HTTP request goes.
-    url: TemplateValue,
-    /// Base URL for OpenAI-compatible clients.
-    base_url: TemplateValue,
-    endpoint_url: TemplateValue,
-    direct: TemplateValue,
-    /// The [`FalContext`], for fal-ai's queue; none for other providers.
-    fal: TemplateValue,
-    /// The `model` field of raw requests (SDKs take the plain id).
-    model: TemplateValue,
-    token_env: TemplateValue,
-    /// `Bearer` or `Key` (fal-ai's own API).
-    auth_scheme: TemplateValue,
-    /// The organisation billed, for requests through the router.
-    bill_to: TemplateValue,
+template_values! {
+    /// What a template reads that is the same for every client of one provider.
+    struct RouteValues {
+        provider,
+        /// The provider name for SDK calls (none for a custom endpoint).
+        sdk_provider,
+        /// Where a raw HTTP request goes.
+        url,
+        /// Base URL for OpenAI-compatible clients.
+        base_url,
+        endpoint_url,
+        direct,
+        /// The [`FalContext`], for fal-ai's queue; none for other providers.
+        fal,
+        /// The `model` field of raw requests (SDKs take the plain id).
+        model,
+        token_env,
+        /// `Bearer` or `Key` (fal-ai's own API).
+        auth_scheme,
+        /// The organisation billed, for requests through the router.
+        bill_to,
+    }
 }
 
 /// One route's settings, as [`super::Route`] holds them.
@@ -196,54 +209,11 @@ impl RouteValues {
 }
 
 impl RouteValues {
-    /// These values with [`crate::memo::ID_MARKER`] for the model id in the
+    /// These values with [`crate::cache::memo::ID_MARKER`] for the model id in the
     /// URL and the model; none when the marker could not be told from the
     /// rest.
     pub(crate) fn with_id_marker(&self, marker: &IdMarker<'_>) -> Option<RouteValues> {
         Some(RouteValues { url: marker.mark(&self.url)?, model: marker.mark(&self.model)?, ..self.clone() })
-    }
-
-    /// Adds every value to `encoder`; false if one is not plain data.
-    pub(crate) fn encode(&self, encoder: &mut Encoder) -> bool {
-        // Every field, by name: a field added later must be added here.
-        let RouteValues {
-            provider,
-            sdk_provider,
-            url,
-            base_url,
-            endpoint_url,
-            direct,
-            fal,
-            model,
-            token_env,
-            auth_scheme,
-            bill_to,
-        } = self;
-        [provider, sdk_provider, url, base_url, endpoint_url, direct, fal, model, token_env, auth_scheme, bill_to]
-            .into_iter()
-            .all(|value| encoder.add(value))
-    }
-}
-
-/// How a client takes the model and the key, where clients differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ClientKind {
-    /// huggingface_hub and huggingface.js: the plain id; the SDK maps it to
-    /// the provider's own id itself.
-    Sdk,
-    /// fal_client: always fal's own API, with fal's own key (so no bill-to).
-    FalClient,
-    /// Raw HTTP requests and OpenAI clients.
-    Raw,
-}
-
-impl ClientKind {
-    pub(crate) fn of(client: &str) -> ClientKind {
-        match client {
-            "huggingface_hub" | "huggingface.js" => ClientKind::Sdk,
-            "fal_client" => ClientKind::FalClient,
-            _ => ClientKind::Raw,
-        }
     }
 }
 
@@ -253,35 +223,8 @@ impl ClientKind {
 pub(crate) struct ExampleContext {
     pub call: Arc<CallValues>,
     pub route: Arc<RouteValues>,
-    pub client: ClientKind,
+    pub client: Client,
 }
-
-/// The names a template can read, as it lists the context.
-const NAMES: &[&str] = &[
-    "id",
-    "provider",
-    "sdk_provider",
-    "model",
-    "token_env",
-    "auth_scheme",
-    "bill_to",
-    "url",
-    "base_url",
-    "endpoint_url",
-    "direct",
-    "task",
-    "python_method",
-    "js_method",
-    "body",
-    "inputs",
-    "output",
-    "content_type",
-    "input_file",
-    "output_file",
-    "stream",
-    "chat_parameters",
-    "fal",
-];
 
 impl Object for ExampleContext {
     fn get_value(self: &Arc<Self>, key: &TemplateValue) -> Option<TemplateValue> {
@@ -289,48 +232,56 @@ impl Object for ExampleContext {
     }
 
     fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<TemplateValue> {
-        let (call, route, client) = (&*self.call, &*self.route, self.client);
+        let (call, route, client) = (&*self.call, &*self.route, &self.client);
+        // Where the client's own rules override the route's values.
         let value = match key {
-            "id" => &call.id,
-            "provider" => &route.provider,
-            "sdk_provider" => &route.sdk_provider,
-            "model" if client == ClientKind::Sdk => &call.id,
-            "model" => &route.model,
-            "token_env" if client == ClientKind::FalClient => {
-                return Some(TemplateValue::from(provider_key_variable(FAL_AI)));
-            }
-            "token_env" => &route.token_env,
-            "auth_scheme" if client == ClientKind::FalClient => return Some(TemplateValue::from("Key")),
-            "auth_scheme" => &route.auth_scheme,
-            "bill_to" if client == ClientKind::FalClient => return Some(TemplateValue::from(())),
-            "bill_to" => &route.bill_to,
-            "url" => &route.url,
-            "base_url" => &route.base_url,
-            "endpoint_url" => &route.endpoint_url,
-            "direct" => &route.direct,
-            "task" => &call.task,
-            "python_method" => &call.python_method,
-            "js_method" => &call.js_method,
-            "body" => &call.body,
-            "inputs" => &call.inputs,
-            "output" => &call.output,
-            "content_type" => &call.content_type,
-            "input_file" => &call.input_file,
-            "output_file" => &call.output_file,
-            "stream" => &call.stream,
-            "chat_parameters" => &call.chat_parameters,
-            "fal" => &route.fal,
-            _ => return None,
+            "model" if client.takes_plain_id() => &call.id,
+            "token_env" => match client.own_token_env() {
+                Some(own) => return Some(TemplateValue::from(own)),
+                None => &route.token_env,
+            },
+            "auth_scheme" if client.talks_to_fal_itself() => return Some(TemplateValue::from("Key")),
+            "bill_to" if client.talks_to_fal_itself() => return Some(TemplateValue::from(())),
+            _ => call.get(key).or_else(|| route.get(key))?,
         };
         Some(value.clone())
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Str(NAMES)
+        Enumerator::Values(CallValues::NAMES.iter().chain(RouteValues::NAMES).map(|name| TemplateValue::from(*name)).collect())
     }
 }
 
 /// A string, or none.
 fn optional(value: Option<&str>) -> TemplateValue {
     value.map_or(TemplateValue::from(()), TemplateValue::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every name a template can read is a value of the call or the route,
+    /// and each is read from the values the memo key encodes.
+    #[test]
+    fn the_names_templates_read_are_the_values_encoded() {
+        let names: Vec<&str> = CallValues::NAMES.iter().chain(RouteValues::NAMES).copied().collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "no name is both a call's and a route's");
+        for id_name in ID_NAMES {
+            assert!(names.contains(id_name), "{id_name} is a template variable");
+        }
+        assert_eq!(names.len(), 23);
+        let record: ModelRecord = serde_json::from_str(r#"{"id": "org/chat", "pipeline_tag": "text-generation"}"#).unwrap();
+        let sample = inputs::SampleInputs::of(&record, &RequestKind::Chat);
+        let call = CallValues::of(&record, &RequestKind::Chat, &sample, &InferenceOptions::default());
+        for name in CallValues::NAMES {
+            assert!(call.get(name).is_some(), "{name} is looked up");
+        }
+        assert!(call.get("url").is_none() && call.get("nothing").is_none());
+        let mut encoder = Encoder::with_constants(&inputs::constants());
+        assert!(call.encode(&mut encoder), "a chat call's values are plain data");
+    }
 }

@@ -6,10 +6,10 @@
 //! only lay the code out.
 
 mod body;
+pub mod clients;
 mod context;
 mod inputs;
 mod providers;
-mod recent;
 mod tasks;
 
 use std::sync::Arc;
@@ -18,8 +18,8 @@ use minijinja::Value as TemplateValue;
 use serde::Serialize;
 
 pub use body::{format_body, BodyError, BodyFormat};
+pub use clients::{client, Client, ClientKind, RouteOffer, CHAT_TEMPLATES, CLIENTS};
 pub(crate) use body::format_template_body;
-pub(crate) use recent::remembered_body;
 pub use providers::{
     is_provider_name, known_providers, provider_key_variable, provider_mappings, ProviderInfo, ProviderMapping, AUTO, FAL_AI,
     HF_INFERENCE,
@@ -27,10 +27,15 @@ pub use providers::{
 pub use tasks::{task_specs, TaskSpec};
 
 use crate::engine::Language;
-use crate::memo::{Encoder, IdMarker, Part, RenderKey, ID_MARKER};
+use crate::cache::memo::{Encoder, IdMarker, Part, RenderKey, ID_MARKER};
 pub(crate) use context::ID_NAMES;
-use context::{CallValues, ClientKind, ExampleContext, FalContext, RouteParts, RouteValues};
+use context::{CallValues, ExampleContext, FalContext, RouteParts, RouteValues};
 use modelpages_record::ModelRecord;
+
+/// How the note about a provider mapping that is not live ends: records
+/// list every provider they ever had, so the command line counts these
+/// instead of printing each.
+pub const NOT_LIVE_NOTE: &str = ", not live";
 
 /// Site settings the examples depend on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -88,18 +93,6 @@ pub struct InferenceExamples {
     pub snippets: Vec<InferenceSnippet>,
     pub notes: Vec<String>,
 }
-
-/// Every client style, in the order pages show them.
-pub const CLIENTS: &[(Language, &str)] = &[
-    (Language::Python, "huggingface_hub"),
-    (Language::Python, "requests"),
-    (Language::Python, "openai"),
-    (Language::Python, "fal_client"),
-    (Language::Js, "huggingface.js"),
-    (Language::Js, "fetch"),
-    (Language::Js, "openai"),
-    (Language::Sh, "curl"),
-];
 
 /// What kind of request a model gets.
 #[derive(Clone, Debug)]
@@ -177,29 +170,33 @@ impl crate::engine::SnippetEngine {
             match self.route(record, &kind, provider, mapping, settings, options) {
                 Err(note) => out.notes.push(format!("{}: {note}", record.id)),
                 Ok(route) => {
+                    let clients: Vec<Client> = clients::clients_for(self.clients(), &route.offer, template).copied().collect();
+                    if let (true, RequestKind::Task(spec)) = (clients.is_empty(), &kind) {
+                        let note = format!("no client can call task {:?} through provider {provider:?}", spec.task);
+                        out.notes.push(format!("{}: {note}", record.id));
+                        continue;
+                    }
                     let values = Arc::new(route.values(options));
                     let marked_route = marker
                         .as_ref()
                         .filter(|_| marked_call.is_some())
                         .and_then(|marker| values.with_id_marker(marker))
                         .and_then(|marked| self.memo_part(marked, RouteValues::encode));
-                    for &(language, client) in CLIENTS {
-                        if !route.clients.contains(&client) {
-                            continue;
-                        }
-                        let client_kind = ClientKind::of(client);
-                        let context = ExampleContext { call: call.clone(), route: values.clone(), client: client_kind };
+                    for client in clients {
+                        let context = ExampleContext { call: call.clone(), route: values.clone(), client };
                         let marked = marked_call.as_ref().zip(marked_route.as_ref()).map(|(call, route)| {
                             let parts = [call.1, route.1];
-                            (ExampleContext { call: call.0.clone(), route: route.0.clone(), client: client_kind }, parts)
+                            (ExampleContext { call: call.0.clone(), route: route.0.clone(), client }, parts)
                         });
-                        let content = self.inference_example((language, client, template), id, context, marked)?;
-                        let token_env = match client_kind {
-                            // fal_client always talks to fal itself, with fal's own key.
-                            ClientKind::FalClient => provider_key_variable(FAL_AI),
-                            _ => route.token_env.clone(),
-                        };
-                        out.snippets.push(InferenceSnippet { provider: provider.clone(), language, client, content, token_env });
+                        let content = self.inference_example((client.language, client.name, template), id, context, marked)?;
+                        let token_env = client.own_token_env().unwrap_or_else(|| route.token_env.clone());
+                        out.snippets.push(InferenceSnippet {
+                            provider: provider.clone(),
+                            language: client.language,
+                            client: client.name,
+                            content,
+                            token_env,
+                        });
                     }
                 }
             }
@@ -261,10 +258,11 @@ impl crate::engine::SnippetEngine {
     }
 }
 
-/// Where the examples of one provider go and which clients can make them.
+/// Where the examples of one provider go and what kind of call clients can
+/// make there.
 pub(crate) struct Route<'a> {
     provider: &'a str,
-    clients: Vec<&'static str>,
+    offer: RouteOffer,
     model: String,
     token_env: String,
     auth_scheme: &'static str,
@@ -290,7 +288,7 @@ impl crate::engine::SnippetEngine {
         let router = settings.router_url.trim_end_matches('/');
         let mut route = Route {
             provider,
-            clients: Vec::new(),
+            offer: RouteOffer { chat: matches!(kind, RequestKind::Chat), ..RouteOffer::default() },
             model: id.to_owned(),
             token_env: "HF_TOKEN".into(),
             auth_scheme: "Bearer",
@@ -305,25 +303,21 @@ impl crate::engine::SnippetEngine {
             route.token_env = "API_TOKEN".into();
             route.endpoint_url = options.endpoint_url.as_deref().map(|e| e.trim_end_matches('/'));
             route.base_url = endpoint.to_owned();
-            return match kind {
+            route.offer.raw_url = true;
+            match kind {
                 RequestKind::Chat => {
                     route.url = format!("{endpoint}/chat/completions");
-                    route.clients = vec!["huggingface_hub", "requests", "openai", "huggingface.js", "fetch", "curl"];
-                    Ok(route)
+                    route.offer.python_sdk = true;
+                    route.offer.js_sdk = true;
                 }
                 RequestKind::Task(spec) => {
                     route.url = endpoint.to_owned();
-                    route.clients = vec!["requests", "fetch", "curl"];
                     // The SDKs call an endpoint the way they call hf-inference.
-                    if spec.hf_inference && spec.python_method.is_some() {
-                        route.clients.push("huggingface_hub");
-                    }
-                    if spec.hf_inference && spec.js_method.is_some() {
-                        route.clients.push("huggingface.js");
-                    }
-                    Ok(route)
+                    route.offer.python_sdk = spec.hf_inference && spec.python_method.is_some();
+                    route.offer.js_sdk = spec.hf_inference && spec.js_method.is_some();
                 }
-            };
+            }
+            return Ok(route);
         }
         let named = provider != AUTO && provider != HF_INFERENCE;
         if named {
@@ -343,7 +337,7 @@ impl crate::engine::SnippetEngine {
                 return Err(format!("provider {provider:?} has an unusable adapter weights path {shown:?}"));
             }
             if mapping.status != "live" {
-                return Err(format!("provider {provider:?} is {:?}, not live", mapping.status));
+                return Err(format!("provider {provider:?} is {:?}{NOT_LIVE_NOTE}", mapping.status));
             }
             let wanted = match kind {
                 RequestKind::Chat => "conversational",
@@ -364,7 +358,9 @@ impl crate::engine::SnippetEngine {
         }
         match kind {
             RequestKind::Chat => {
-                route.clients = vec!["huggingface_hub", "huggingface.js"];
+                // The SDKs take the plain id and the provider separately.
+                route.offer.python_sdk = true;
+                route.offer.js_sdk = true;
                 let direct_base = self.providers().iter().find(|p| p.name == provider).and_then(|p| p.openai_base_url.clone());
                 if route.direct && provider != HF_INFERENCE {
                     let Some(base) = direct_base else {
@@ -382,27 +378,22 @@ impl crate::engine::SnippetEngine {
                         route.model = format!("{id}:{provider}");
                     }
                 }
-                route.clients.extend(["requests", "openai", "fetch", "curl"]);
-                // The SDKs take the plain id and the provider separately.
+                route.offer.raw_url = true;
                 Ok(route)
             }
             RequestKind::Task(spec) => {
                 if provider == HF_INFERENCE && !spec.hf_inference {
                     return Err(format!("hf-inference does not serve task {:?}", spec.task));
                 }
-                if spec.python_method.is_some() {
-                    route.clients.push("huggingface_hub");
-                }
-                if spec.js_method.is_some() {
-                    route.clients.push("huggingface.js");
-                }
+                route.offer.python_sdk = spec.python_method.is_some();
+                route.offer.js_sdk = spec.js_method.is_some();
                 if provider == HF_INFERENCE {
                     let pipeline = matches!(spec.task.as_str(), "feature-extraction" | "sentence-similarity");
                     route.url = format!("{router}/hf-inference/models/{id}");
                     if pipeline {
                         route.url.push_str(&format!("/pipeline/{}", spec.task));
                     }
-                    route.clients.extend(["requests", "fetch", "curl"]);
+                    route.offer.raw_url = true;
                 } else if provider == FAL_AI && spec.fal {
                     let mapping = mapping.expect("named providers have a mapping");
                     let provider_id = mapping.provider_id.clone();
@@ -420,13 +411,8 @@ impl crate::engine::SnippetEngine {
                         routed: !route.direct,
                         router_prefix: format!("{router}/fal-ai"),
                     }));
-                    route.clients.extend(["requests", "fetch", "curl"]);
-                    if matches!(spec.template.as_str(), "textToImage" | "imageToImage" | "imageToVideo") {
-                        route.clients.push("fal_client");
-                    }
-                }
-                if route.clients.is_empty() {
-                    return Err(format!("no client can call task {:?} through provider {provider:?}", spec.task));
+                    route.offer.raw_url = true;
+                    route.offer.fal_queue = true;
                 }
                 Ok(route)
             }

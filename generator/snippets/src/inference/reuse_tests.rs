@@ -1,4 +1,4 @@
-//! Examples given from kept texts ([`crate::memo`]) are the examples each
+//! Examples given from kept texts ([`crate::cache::memo`]) are the examples each
 //! model gets when every example is made for it alone.
 
 use std::path::Path;
@@ -6,7 +6,7 @@ use std::path::Path;
 use modelpages_record::ModelRecord;
 
 use super::{InferenceOptions, InferenceSettings};
-use crate::memo::ID_MARKER;
+use crate::cache::memo::ID_MARKER;
 use crate::SnippetEngine;
 
 /// Every record of the default corpus, and records made to trip reuse up,

@@ -1,6 +1,6 @@
 //! Which templates use the values that hold the model id only as text to
 //! write, never as data to look at: the condition for giving one text to
-//! every model with its own id in it ([`crate::memo`]).
+//! every model with its own id in it ([`crate::cache::memo`]).
 //!
 //! The check reads a template's tokens (minijinja's own tokenizer, so it sees
 //! the code exactly as minijinja does), and those of every template it
@@ -19,7 +19,7 @@ use minijinja::syntax::SyntaxConfig;
 use minijinja::Environment;
 
 /// Filters that write each character of a plain id as it is (see
-/// [`crate::memo::is_plain_id`]): quoting and escaping touch only other
+/// [`crate::cache::memo::is_plain_id`]): quoting and escaping touch only other
 /// characters, and none of them looks at the value as a whole in a way an
 /// id's characters could change.
 const FILTERS_WRITING_ID_AS_IS: &[&str] = &["py", "js", "sh", "comment"];

@@ -12,8 +12,8 @@ use std::cell::RefCell;
 
 use minijinja::Value as TemplateValue;
 
-use super::body::{BodyError, BodyFormat};
-use crate::memo::data_address;
+use super::memo::data_address;
+use crate::inference::{BodyError, BodyFormat};
 
 /// How many formatted bodies a thread remembers: the few values of the
 /// model at hand, in each of the forms its templates use.

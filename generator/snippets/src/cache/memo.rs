@@ -3,7 +3,7 @@
 //! Thousands of models share a task, a provider and a widget text, and their
 //! hosted-inference examples of one kind then differ only where the model id
 //! is written. An example whose template writes the values holding the id
-//! only as text ([`crate::id_text`] checks each template) is rendered once
+//! only as text ([`crate::cache::id_text`] checks each template) is rendered once
 //! with [`ID_MARKER`] in place of the id; every model whose other values are
 //! exactly the same gets that text with its own id where the marker is.
 //!
