@@ -12,7 +12,7 @@ use crate::heading_ids::CardHeading;
 use crate::highlight::{Highlighter, ShapeValues};
 use crate::local::{gguf_view, local_app_views, GgufView, LocalAppExample, LocalAppView};
 use crate::markdown::render_card;
-use crate::quant_picker::{quant_picker_view, QuantPickerView, QuantVariant};
+use crate::quant_picker::{picker_json, quant_picker_view, QuantPickerView, QuantVariant};
 use crate::templates::{TemplateError, Templates};
 
 /// Site-wide values every page needs.
@@ -181,6 +181,8 @@ struct ModelView<'a> {
     notebook_url: Option<&'a str>,
     /// Layout (issue 18): the quantization picker's data, for GGUF models.
     quant_picker: Option<QuantPickerView>,
+    /// The same as JSON for the page's data block (HTML-safe).
+    quant_picker_json: Option<Value>,
 }
 
 /// A provider and its examples.
@@ -357,7 +359,14 @@ pub fn render_model_page(
         gguf: gguf_view(&page.gguf),
         local_apps: local_app_views(&page.local_apps, highlighter, &values),
         notebook_url: page.notebook_url.as_deref(),
-        quant_picker: quant_picker_of(page),
+        quant_picker: None,
+        quant_picker_json: None,
+    };
+    let quant_picker = quant_picker_of(page);
+    let view = ModelView {
+        quant_picker_json: quant_picker.as_ref().map(|p| Value::from_safe_string(picker_json(p))),
+        quant_picker,
+        ..view
     };
     let html_len = |v: &Value| v.as_str().map_or(0, str::len);
     let size = view.card_html.as_ref().map_or(0, html_len)

@@ -72,6 +72,14 @@ struct QuantChoice {
     partial: bool,
 }
 
+/// `view` as JSON to put inside a `<script type="application/json">`:
+/// `<`, `>` and `&` escaped (`\u003c`...), so no text from a record can end
+/// the element or start a comment.
+pub(crate) fn picker_json(view: &QuantPickerView) -> String {
+    let json = serde_json::to_string(view).expect("plain data serialises");
+    json.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+}
+
 /// The id the page gives the `index`-th example (from 1) of the
 /// `app_index`-th app (from 1): `local-2-1`. `local-` ids are the page's
 /// own (card headings never get them, see `heading_ids`).
@@ -196,6 +204,16 @@ mod tests {
         let carried: Vec<(&str, &str)> = q8.commands.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         assert_eq!(carried, [("local-1-2", "llama-cli -hf a/m:Q8_0"), ("local-2-1", "ollama run hf.co/a/m:Q8_0")]);
         assert!(view.quants[1].commands.is_empty(), "the default carries nothing: the page shows it");
+    }
+
+    #[test]
+    fn the_json_cannot_end_its_script_element() {
+        let apps = |q: &str| vec![command("x", "Run", &format!("echo '</script><!--{q}' && true"))];
+        let view = quant_picker_view(&apps("A"), &[variant("A", apps("A")), variant("B", apps("B"))], 0, "https://h", "a/m").unwrap();
+        let json = picker_json(&view);
+        assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'), "{json}");
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back["quants"][1]["commands"]["local-1-1"], "echo '</script><!--B' && true");
     }
 
     #[test]

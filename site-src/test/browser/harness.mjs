@@ -229,12 +229,12 @@ export function tablist(page, name) {
  * remembered for the context's other pages.
  */
 export async function chooseUse(page, name) {
-  const tab = page.locator(".use-panel [role=tablist]").getByRole("tab", { name, exact: true });
+  const tab = page.locator(".use-tabs [role=tablist]").getByRole("tab", { name, exact: true });
   if ((await tab.getAttribute("aria-selected")) !== "true") {
     await tab.click();
   }
   await page.waitForFunction((label) => {
-    const selected = document.querySelector('.use-panel [role=tab][aria-selected="true"]');
+    const selected = document.querySelector('.use-tabs [role=tab][aria-selected="true"]');
     const panel = selected && document.getElementById(selected.getAttribute("aria-controls"));
     return selected?.textContent === label && panel?.checkVisibility();
   }, name);

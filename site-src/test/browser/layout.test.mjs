@@ -10,19 +10,41 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHAT_MODEL, DIST, IMAGE_MODEL, SCREENSHOTS, chooseUse, modelPath, useHarness } from "./harness.mjs";
+import { CHAT_MODEL, DIST, IMAGE_MODEL, SCREENSHOTS, answerRemoteImage, chooseUse, modelPath, useHarness } from "./harness.mjs";
 
 const GGUF_MODEL = "modelpages-fixtures/tiny-llama-GGUF";
 const BIG_GGUF_MODEL = "unsloth/gemma-3-27b-it-GGUF";
+/** A GGUF model whose card has headings. */
+const CARD_GGUF_MODEL = "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF";
 const SIMILARITY_MODEL = "BAAI/bge-large-en-v1.5";
 const ZEPHYR = "HuggingFaceH4/zephyr-7b-beta";
 /** Most example code visible at once at 1366 px. */
 const CODE_BUDGET_PX = 1800;
 
+/** A PNG answered for every remote image (zephyr's card shows some): no request leaves the machine. */
+const STAND_IN = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+const answered = [];
+
 let harness;
+// Registered before the harness's own check of off-host requests, so the
+// images answered here (never sent) are out of the record by then.
+afterEach(() => {
+  harness.forgetRequests(answered.splice(0).map((a) => a.url));
+});
 useHarness({ before, after, afterEach }, (started) => {
   harness = started;
 });
+
+async function newContext(options) {
+  const context = await harness.newContext(options);
+  await context.route(/^https:\/\//, async (route) => {
+    if (!(await answerRemoteImage(route, answered, STAND_IN))) await route.abort();
+  });
+  return context;
+}
 before(() => {
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
@@ -48,8 +70,8 @@ function apiFile(id) {
 
 describe("model page layout", () => {
   test("the card's first heading is on the first screen at 1366x900", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
-    for (const id of [CHAT_MODEL, ZEPHYR, BIG_GGUF_MODEL, IMAGE_MODEL, SIMILARITY_MODEL]) {
+    const context = await newContext({ viewport: WIDE });
+    for (const id of [CHAT_MODEL, ZEPHYR, CARD_GGUF_MODEL, IMAGE_MODEL, SIMILARITY_MODEL]) {
       const page = await openReady(context, modelPath(id));
       const top = await page.evaluate(() => {
         const heading = document.querySelector(".card-body :is(h1, h2, h3, h4)");
@@ -68,7 +90,7 @@ describe("model page layout", () => {
   });
 
   test("on a phone: the facts, then 'Use this model', then the card; 320 px without sideways scrolling", async () => {
-    const context = await harness.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await newContext({ viewport: { width: 390, height: 844 } });
     const page = await openReady(context, modelPath(BIG_GGUF_MODEL));
     const order = await page.evaluate(() =>
       [".model-side-top", ".use-panel", ".model-card", ".model-side-bottom"].map(
@@ -86,8 +108,8 @@ describe("model page layout", () => {
   });
 
   test("a long card gets a table of contents linking its headings", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
-    const page = await openReady(context, modelPath(CHAT_MODEL));
+    const context = await newContext({ viewport: WIDE });
+    const page = await openReady(context, modelPath(ZEPHYR));
     const links = await page.locator("nav.card-toc-wide a").evaluateAll((as) =>
       as.map((a) => ({ href: a.getAttribute("href"), target: document.getElementById(a.getAttribute("href").slice(1))?.tagName })),
     );
@@ -104,17 +126,18 @@ describe("model page layout", () => {
   });
 
   test("'Use this model' shows one choice at a time, with at most 1,800 px of code", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
+    const context = await newContext({ viewport: WIDE });
     for (const id of [CHAT_MODEL, BIG_GGUF_MODEL, IMAGE_MODEL]) {
       const page = await openReady(context, modelPath(id));
-      const tabs = await page.locator(".use-panel [role=tab]").allTextContents();
+      const tabs = await page.locator(".use-tabs [role=tab]").allTextContents();
       assert.ok(tabs.length >= 2, `${id}: tabs ${tabs}`);
       for (const name of tabs) {
         await chooseUse(page, name);
         const shown = await page.locator(".use-panel details.use-choice").evaluateAll((ds) => ds.filter((d) => d.checkVisibility()).length);
         assert.equal(shown, 1, `${id} ${name}: one choice shown`);
         const height = await visibleCodeHeight(page);
-        assert.ok(height > 0, `${id} ${name}: some code or a link is shown`);
+        const links = await page.locator(".use-panel a.app-link").evaluateAll((as) => as.filter((a) => a.checkVisibility()).length);
+        assert.ok(height > 0 || links > 0, `${id} ${name}: some code or a link is shown`);
         assert.ok(height <= CODE_BUDGET_PX, `${id} ${name}: ${height} px of code visible`);
       }
       await page.close();
@@ -123,7 +146,7 @@ describe("model page layout", () => {
   });
 
   test("the local app chosen is remembered across pages, and #local-<app> links select theirs", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
+    const context = await newContext({ viewport: WIDE });
     let page = await openReady(context, modelPath(BIG_GGUF_MODEL));
     await chooseUse(page, "Ollama");
     assert.equal(await page.evaluate(() => localStorage.getItem("modelpages:use")), '"local-ollama"');
@@ -138,7 +161,7 @@ describe("model page layout", () => {
   });
 
   test("the quantization picker rewrites every command and the download link; table rows pick too", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
+    const context = await newContext({ viewport: WIDE });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: harness.origin });
     const page = await openReady(context, modelPath(GGUF_MODEL));
     await chooseUse(page, "Ollama");
@@ -150,13 +173,18 @@ describe("model page layout", () => {
     assert.match(await ollama(), /^ollama run 'hf\.co\/modelpages-fixtures\/tiny-llama-GGUF:Q8_0'/);
     assert.match(await download(), /tiny-llama-Q8_0\.gguf$/);
     assert.equal(await page.locator(".quant-table caption .quant-current").textContent(), "Q8_0");
-    // Every app's commands name the chosen quantization, none the default.
-    for (const name of await page.locator(".use-panel [role=tab]").allTextContents()) {
-      if (!/llama|Ollama|LM Studio|Jan|vLLM|Docker/i.test(name)) continue;
+    // No app's commands name the default any more (they may list it among
+    // the others: "replace Q8_0 with one of: Q4_K_M").
+    const apps = await page.locator(".use-panel details.local-app .use-choice-name").allTextContents();
+    assert.ok(apps.length >= 5, `apps ${apps}`);
+    let rewritten = 0;
+    for (const name of apps) {
       await chooseUse(page, name);
-      const text = await page.locator(".use-panel details.use-choice:not([hidden])").innerText();
-      assert.ok(!text.includes("Q4_K_M"), `${name} still names Q4_K_M`);
+      const text = await page.locator(".use-panel details.local-app:not([hidden])").evaluate((d) => d.textContent);
+      assert.doesNotMatch(text, /[:-]Q4_K_M\b|Q4_K_M\.gguf/, `${name} still names Q4_K_M`);
+      if (/[:/-]Q8_0\b|Q8_0\.gguf/.test(text)) rewritten += 1;
     }
+    assert.ok(rewritten >= 5, `${rewritten} apps name Q8_0`);
     // Copy copies the command as rewritten.
     await chooseUse(page, "Ollama");
     await page.locator("#local-ollama button.copy-button").first().click();
@@ -171,7 +199,7 @@ describe("model page layout", () => {
   });
 
   test("the title and breadcrumbs link the namespace page, which lists the model", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
+    const context = await newContext({ viewport: WIDE });
     const page = await openReady(context, modelPath(ZEPHYR));
     assert.equal(await page.locator("h1 a.model-namespace").getAttribute("href"), "/HuggingFaceH4/");
     const crumbs = await page.locator("nav.breadcrumbs a").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
@@ -184,7 +212,7 @@ describe("model page layout", () => {
   });
 
   test("the header search: with JavaScript the index runs the query, without it the index says so", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
+    const context = await newContext({ viewport: WIDE });
     const page = await harness.openPage(context, modelPath(ZEPHYR));
     await page.locator(".site-search input[name=q]").fill("zephyr");
     await page.locator(".site-search button").click();
@@ -195,7 +223,7 @@ describe("model page layout", () => {
     assert.equal(await page.locator(".search-nojs").isVisible(), false);
     await context.close();
 
-    const noJs = await harness.newContext({ viewport: WIDE, javaScriptEnabled: false });
+    const noJs = await newContext({ viewport: WIDE, javaScriptEnabled: false });
     const plain = await harness.openPage(noJs, "/tasks/");
     await plain.locator(".site-search input[name=q]").fill("zephyr");
     await plain.locator(".site-search button").click();
@@ -207,7 +235,7 @@ describe("model page layout", () => {
   });
 
   test("pages without islands load no script; a page loads only its islands' code", async () => {
-    const context = await harness.newContext({ viewport: WIDE });
+    const context = await newContext({ viewport: WIDE });
     const loaded = async (path) => {
       const page = await context.newPage();
       const scripts = [];
@@ -236,7 +264,7 @@ describe("model page layout", () => {
   });
 
   test("without JavaScript every example is in the page, as many as the API file has", async () => {
-    const context = await harness.newContext({ viewport: WIDE, javaScriptEnabled: false });
+    const context = await newContext({ viewport: WIDE, javaScriptEnabled: false });
     for (const id of [CHAT_MODEL, BIG_GGUF_MODEL, GGUF_MODEL, IMAGE_MODEL, SIMILARITY_MODEL]) {
       const page = await harness.openPage(context, modelPath(id));
       const api = apiFile(id).examples;
@@ -244,9 +272,11 @@ describe("model page layout", () => {
       const inPage = await page.locator(".use-panel figure.example, .use-panel a.app-link").count();
       assert.equal(inPage, expected, `${id}: ${inPage} examples in the page, ${expected} in the API file`);
       // Each is one click away: open every choice and all are shown.
-      for (const summary of await page.locator(".use-panel details.use-choice:not([open]) > summary").all()) {
-        await summary.click();
+      const closed = page.locator(".use-panel details.use-choice:not([open]) > summary");
+      for (let left = await closed.count(); left > 0; left -= 1) {
+        await closed.first().click();
       }
+      assert.equal(await closed.count(), 0);
       const shown = await page.locator(".use-panel figure.example, .use-panel a.app-link").evaluateAll((es) => es.filter((e) => e.checkVisibility()).length);
       assert.equal(shown, expected, `${id}: ${shown} of ${expected} shown once opened`);
       await page.close();
@@ -263,7 +293,7 @@ describe("model page layout", () => {
         ["similarity", SIMILARITY_MODEL],
       ];
       for (const [width, height] of [[1366, 900], [390, 844]]) {
-        const context = await harness.newContext({ colorScheme, viewport: { width, height } });
+        const context = await newContext({ colorScheme, viewport: { width, height } });
         for (const [name, id] of shots) {
           const page = await openReady(context, modelPath(id));
           await page.screenshot({ path: join(SCREENSHOTS, `layout-${name}-${width}-${colorScheme}.png`) });
