@@ -19,7 +19,7 @@ const SCHEMES = ["light", "dark"];
 
 async function openMounted(context, path, selector) {
   const page = await harness.openPage(context, path);
-  await page.waitForSelector(selector);
+  await page.waitForSelector(selector, { state: "attached" });
   return page;
 }
 

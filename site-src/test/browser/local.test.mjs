@@ -89,6 +89,7 @@ describe("GGUF files and local apps", () => {
       const context = await harness.newContext({ colorScheme, viewport: { width: 1100, height: 900 } });
       const page = await harness.openPage(context, modelPath(GGUF_MODEL));
       await page.locator("section.gguf").screenshot({ path: join(SCREENSHOTS, `gguf-${colorScheme}.png`) });
+      await chooseUse(page, "Ollama");
       await page.locator("#local-ollama").screenshot({ path: join(SCREENSHOTS, `local-app-${colorScheme}.png`) });
       const measured = await page.evaluate(contrastOf, [
         ".pill",
