@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useState } from "react";
+import { useCallback, useId, useLayoutEffect, useState } from "react";
+import { fragmentId, useFragmentSelection } from "./fragment";
 import { readStored, writeStored } from "./storage";
 import { TabList } from "./tabs";
 import type { TabItem } from "./tabs";
@@ -37,17 +38,8 @@ export function readChoices(panel: ParentNode): UseChoice[] {
 
 /** The choice holding the element the URL fragment names, if any. */
 export function choiceFromHash(choices: readonly UseChoice[]): UseChoice | undefined {
-  const hash = window.location.hash.slice(1);
-  if (hash === "") {
-    return undefined;
-  }
-  let id: string;
-  try {
-    id = decodeURIComponent(hash);
-  } catch {
-    id = hash;
-  }
-  const target = document.getElementById(id);
+  const id = fragmentId();
+  const target = id === undefined ? null : document.getElementById(id);
   return target === null ? undefined : choices.find((choice) => choice.details.contains(target));
 }
 
@@ -111,21 +103,13 @@ export function UsePicker({ panel, choices, initial, fromHash }: UsePickerProps)
   // A link into a choice was the page's target before the others were hidden.
   useLayoutEffect(() => {
     if (fromHash) {
-      const target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
-      (target ?? panel).scrollIntoView({ block: "start" });
+      const id = fragmentId();
+      ((id === undefined ? null : document.getElementById(id)) ?? panel).scrollIntoView({ block: "start" });
     }
   }, [fromHash, panel]);
 
-  useEffect(() => {
-    const onHashChange = (): void => {
-      const linked = choiceFromHash(choices);
-      if (linked !== undefined) {
-        setCurrent(linked);
-      }
-    };
-    window.addEventListener("hashchange", onHashChange);
-    return () => window.removeEventListener("hashchange", onHashChange);
-  }, [choices]);
+  // In-page links into a choice (#local-ollama, #ex-...) select it.
+  useFragmentSelection(useCallback(() => choiceFromHash(choices), [choices]), setCurrent);
 
   const choose = useCallback(
     (value: string): void => {
