@@ -4,8 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 export const FEEDBACK_MS = 1500;
 
 export interface CopyButtonProps {
-  /** Text written to the clipboard (`data-copy-text`, else the example's code). */
-  text: string;
+  /** Text written to the clipboard (`data-copy-text`, else the example's code as shown when clicked). */
+  text: () => string;
   /** Accessible name of the button (from `data-label`). */
   label: string;
 }
@@ -55,7 +55,7 @@ export function CopyButton({ text, label }: CopyButtonProps) {
 
   const onClick = useCallback(async (): Promise<void> => {
     clearResetTimer();
-    const ok = await writeToClipboard(text);
+    const ok = await writeToClipboard(text());
     clearResetTimer();
     setStatus(ok ? "copied" : "failed");
     resetTimer.current = window.setTimeout(() => {

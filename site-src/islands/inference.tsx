@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { fragmentId, useFragmentSelection } from "./fragment";
 import { readStored, writeStored } from "./storage";
 import { TabList } from "./tabs";
 import type { TabItem } from "./tabs";
@@ -104,17 +105,8 @@ export function readSavedChoice(): Partial<Choice> {
 
 /** The example whose id is the URL fragment, if any. */
 function exampleFromHash(examples: readonly Example[]): Example | undefined {
-  const hash = window.location.hash.slice(1);
-  if (hash === "") {
-    return undefined;
-  }
-  let id: string;
-  try {
-    id = decodeURIComponent(hash);
-  } catch {
-    id = hash;
-  }
-  return examples.find((example) => example.id === id);
+  const id = fragmentId();
+  return id === undefined ? undefined : examples.find((example) => example.id === id);
 }
 
 /** The example to show when the page loads: the URL fragment, else the saved choice. */
@@ -229,16 +221,7 @@ export function InferencePicker({ examples, sections, initial, fromHash }: Infer
   }, [fromHash]);
 
   // In-page links to an example (#ex-...) select it.
-  useEffect(() => {
-    const onHashChange = (): void => {
-      const linked = exampleFromHash(examples);
-      if (linked !== undefined) {
-        setCurrent(linked);
-      }
-    };
-    window.addEventListener("hashchange", onHashChange);
-    return () => window.removeEventListener("hashchange", onHashChange);
-  }, [examples]);
+  useFragmentSelection(useCallback(() => exampleFromHash(examples), [examples]), setCurrent);
 
   const choose = useCallback(
     <K extends Dimension>(dimension: K, value: Choice[K]): void => {

@@ -88,6 +88,7 @@ fn rendering(c: &mut Criterion) {
                         local_apps: Vec::new(),
                         notebook_url: None,
                         card_context: CardContext::hub_only("https://huggingface.co", model.id.as_str(), true),
+                        quant_variants: Vec::new(),
                     };
                     render_model_page(&templates, &hl, &site, &page).unwrap().html.len()
                 })

@@ -49,6 +49,16 @@ const PAGE_IDS: &[&str] = &[
     "inference-heading",
     "inference-examples",
     "card-heading",
+    // The layout of issue 18: "Use this model", the card's contents, the
+    // header search.
+    "use-heading",
+    "use-library",
+    "use-inference",
+    "use-quant",
+    "use-quant-data",
+    "use-quant-download",
+    "toc-heading",
+    "site-search-q",
 ];
 
 /// Prefixes of the page's numbered or keyed ids (`ex-auto-python-openai`,

@@ -21,12 +21,14 @@ mod local;
 mod markdown;
 mod pages;
 mod placeholders;
+mod quant_picker;
 mod templates;
 
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use markdown::{render_card, RenderedCard};
+pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
     render_task_page, render_tasks_page, LibraryListing, ModelListingPage, NamespaceListing, Pager, PagerLink,

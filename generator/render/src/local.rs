@@ -139,6 +139,8 @@ pub(crate) struct LocalAppView<'a> {
 
 #[derive(Serialize)]
 struct LocalExampleView<'a> {
+    /// Element id, which the quantization picker rewrites by.
+    id: String,
     title: &'a str,
     /// The highlighted command.
     html: Option<Value>,
@@ -153,13 +155,18 @@ pub(crate) fn local_app_views<'a>(
 ) -> Vec<LocalAppView<'a>> {
     let mut apps: Vec<LocalAppView<'a>> = Vec::new();
     for example in examples {
+        let new_app = apps.last().is_none_or(|app| app.key != example.app);
+        let app_index = apps.len() + usize::from(new_app);
+        let index = if new_app { 1 } else { apps.last().map_or(0, |app| app.examples.len()) + 1 };
+        let id = crate::quant_picker::local_example_id(app_index, index);
         let view = match example.kind {
             LocalAppKind::Command => LocalExampleView {
+                id,
                 title: &example.title,
                 html: Some(Value::from_safe_string(highlighter.highlight_example(&example.content, "sh", values))),
                 link: None,
             },
-            LocalAppKind::DeepLink => LocalExampleView { title: &example.title, html: None, link: Some(example.content.as_str()) },
+            LocalAppKind::DeepLink => LocalExampleView { id, title: &example.title, html: None, link: Some(example.content.as_str()) },
         };
         match apps.last_mut() {
             Some(app) if app.key == example.app => app.examples.push(view),

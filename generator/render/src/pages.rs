@@ -13,6 +13,7 @@ use crate::highlight::{Highlighter, ShapeValues};
 use crate::local::{gguf_view, local_app_views, GgufView, LocalAppView};
 use modelpages_snippets::LocalAppExample;
 use crate::markdown::render_card;
+use crate::quant_picker::{picker_json, quant_picker_view, QuantPickerView, QuantVariant};
 use crate::templates::{TemplateError, Templates};
 
 /// Site-wide values every page needs.
@@ -150,6 +151,9 @@ pub struct ModelPage<'a> {
     pub notebook_url: Option<String>,
     /// Where the card's references lead, whether remote images are shown.
     pub card_context: CardContext,
+    /// Layout (issue 18): every quantization of a GGUF model with the
+    /// local-app examples for it, in `gguf.groups` order, for the picker.
+    pub quant_variants: Vec<QuantVariant>,
 }
 
 #[derive(Serialize)]
@@ -176,6 +180,10 @@ struct ModelView<'a> {
     gguf: Option<GgufView>,
     local_apps: Vec<LocalAppView<'a>>,
     notebook_url: Option<&'a str>,
+    /// Layout (issue 18): the quantization picker's data, for GGUF models.
+    quant_picker: Option<QuantPickerView>,
+    /// The same as JSON for the page's data block (HTML-safe).
+    quant_picker_json: Option<Value>,
 }
 
 /// A provider and its examples.
@@ -352,6 +360,14 @@ pub fn render_model_page(
         gguf: gguf_view(&page.gguf),
         local_apps: local_app_views(&page.local_apps, highlighter, &values),
         notebook_url: page.notebook_url.as_deref(),
+        quant_picker: None,
+        quant_picker_json: None,
+    };
+    let quant_picker = quant_picker_of(page);
+    let view = ModelView {
+        quant_picker_json: quant_picker.as_ref().map(|p| Value::from_safe_string(picker_json(p))),
+        quant_picker,
+        ..view
     };
     let html_len = |v: &Value| v.as_str().map_or(0, str::len);
     let size = view.card_html.as_ref().map_or(0, html_len)
@@ -361,6 +377,13 @@ pub fn render_model_page(
     // Only a page that shows images from other hosts allows them.
     let context = minijinja::context! { site, model => view, page_title => model.id.as_str(), remote_images };
     Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, notes })
+}
+
+/// Layout (issue 18): the quantization picker of a GGUF model's page.
+fn quant_picker_of(page: &ModelPage<'_>) -> Option<QuantPickerView> {
+    let default = page.gguf.default?;
+    let context = &page.card_context;
+    quant_picker_view(&page.local_apps, &page.quant_variants, default, &context.hub_url, &context.model_id)
 }
 
 /// Renders the page static hosts serve for unknown paths.

@@ -12,7 +12,9 @@ pub struct Assets {
     pub files: Vec<(String, Vec<u8>)>,
     /// Site-relative path of the stylesheet (`assets/style.<hash>.css`).
     pub stylesheet: String,
-    /// Site-relative path of the island bundle, when it has been built.
+    /// Site-relative path of the island loader, when the islands have been
+    /// built: the one script a page with islands names; it imports the
+    /// chunks of the islands the page has from beside it.
     pub script: Option<String>,
 }
 
@@ -24,13 +26,17 @@ pub struct AssetError {
     pub source: io::Error,
 }
 
-/// Where the island bundle is expected, relative to the site sources.
-pub const ISLANDS_BUNDLE: &str = "build/islands.js";
+/// Where the island modules are expected, relative to the site sources:
+/// `islands-<hash>.js` (the loader) and the chunks it imports, each named
+/// by esbuild with a hash of its content (see site-src/build.mjs).
+pub const ISLANDS_DIR: &str = "build/islands";
+/// The loader's name starts with this.
+const LOADER_PREFIX: &str = "islands-";
 const STYLESHEET: &str = "static/style.css";
 
 /// Collects the stylesheet (the site's CSS plus the highlight themes) and the
-/// island bundle from `site_src`. A missing bundle is not an error: pages work
-/// without JavaScript, and the caller says how to build it.
+/// island modules from `site_src`. Missing islands are not an error: pages
+/// work without JavaScript, and the caller says how to build them.
 pub fn collect_assets(site_src: &Path) -> Result<Assets, AssetError> {
     let css_path = site_src.join(STYLESHEET);
     let mut css = fs::read(&css_path).map_err(|source| AssetError { path: css_path, source })?;
@@ -38,11 +44,31 @@ pub fn collect_assets(site_src: &Path) -> Result<Assets, AssetError> {
     css.extend_from_slice(Highlighter::stylesheet().as_bytes());
     let mut assets = Assets::default();
     assets.stylesheet = assets.add("style", "css", css);
-    let js_path = site_src.join(ISLANDS_BUNDLE);
-    match fs::read(&js_path) {
-        Ok(js) => assets.script = Some(assets.add("islands", "js", js)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(AssetError { path: js_path, source }),
+    let dir = site_src.join(ISLANDS_DIR);
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(assets),
+        Err(source) => return Err(AssetError { path: dir, source }),
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| AssetError { path: dir.clone(), source })?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // Only the names esbuild writes: a file name is a URL path here.
+        if name.ends_with(".js") && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)) {
+            names.push(name);
+        }
+    }
+    // Sorted, so the assets come in the same order on every build.
+    names.sort();
+    for name in names {
+        let path = dir.join(&name);
+        let bytes = fs::read(&path).map_err(|source| AssetError { path, source })?;
+        let site_path = format!("assets/islands/{name}");
+        if name.starts_with(LOADER_PREFIX) {
+            assets.script = Some(site_path.clone());
+        }
+        assets.files.push((site_path, bytes));
     }
     Ok(assets)
 }
@@ -69,11 +95,14 @@ mod tests {
         assert!(first.stylesheet.starts_with("assets/style.") && first.stylesheet.ends_with(".css"));
         assert!(first.script.is_none());
         fs::write(dir.path().join("static/style.css"), "body{color:red}").unwrap();
-        fs::create_dir_all(dir.path().join("build")).unwrap();
-        fs::write(dir.path().join("build/islands.js"), "1").unwrap();
+        fs::create_dir_all(dir.path().join("build/islands")).unwrap();
+        fs::write(dir.path().join("build/islands/islands-AB12.js"), "import './chunk-CD34.js'").unwrap();
+        fs::write(dir.path().join("build/islands/chunk-CD34.js"), "1").unwrap();
+        fs::write(dir.path().join("build/islands/notes.txt"), "not a module").unwrap();
         let second = collect_assets(dir.path()).unwrap();
         assert_ne!(first.stylesheet, second.stylesheet);
-        assert!(second.script.as_deref().unwrap().starts_with("assets/islands."));
-        assert_eq!(second.files.len(), 2);
+        assert_eq!(second.script.as_deref(), Some("assets/islands/islands-AB12.js"));
+        let paths: Vec<&str> = second.files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths[1..], ["assets/islands/chunk-CD34.js", "assets/islands/islands-AB12.js"]);
     }
 }

@@ -477,6 +477,7 @@ impl<'a> ModelRenderer<'a> {
             local_apps: local.apps,
             notebook_url: notebook_link(&files, self.site),
             card_context,
+            quant_variants: local.variants,
         };
         let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         notes.extend(page.notes);

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use modelpages_gguf::{read_header, GgufHeader, GgufListing};
 use modelpages_record::{open_regular_file, LoadedModel, ModelRecord, RecordError};
+use modelpages_render::QuantVariant;
 use modelpages_snippets::{LocalAppExample, SnippetEngine, SnippetError};
 
 /// A model's GGUF files, and the problems met reading those in its folder.
@@ -109,16 +110,46 @@ pub fn model_gguf(dir: &Path, record: &ModelRecord) -> ModelGguf {
 pub struct LocalSection {
     pub listing: GgufListing,
     pub apps: Vec<LocalAppExample>,
+    /// Every quantization with the examples for it, for the page's
+    /// quantization picker; empty unless there are two or more.
+    pub variants: Vec<QuantVariant>,
     /// GGUF files that could not be read, for the build log.
     pub notes: Vec<String>,
+}
+
+/// The examples again for each quantization (the listing with another
+/// default): what the page's quantization picker rewrites the commands to.
+/// At most `MAX_QUANTS` of them; none when there is only one to pick.
+fn quant_variants(
+    snippets: &SnippetEngine,
+    model: &LoadedModel,
+    listing: &GgufListing,
+    shown: &[LocalAppExample],
+) -> Result<Vec<QuantVariant>, SnippetError> {
+    if listing.groups.len() < 2 || listing.default.is_none() || shown.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut variants = Vec::new();
+    for (index, group) in listing.groups.iter().enumerate().take(modelpages_render::MAX_QUANTS) {
+        let apps = if listing.default == Some(index) {
+            shown.to_vec()
+        } else {
+            let listing = GgufListing { default: Some(index), ..listing.clone() };
+            snippets.local_app_examples(&model.record, Some(&listing))?
+        };
+        let file = group.files.first().map(|f| f.name.clone());
+        variants.push(QuantVariant { label: group.label.to_string(), size: group.size, file, apps });
+    }
+    Ok(variants)
 }
 
 /// The GGUF files and local-app examples of `model`.
 pub fn local_section(snippets: &SnippetEngine, model: &LoadedModel) -> Result<LocalSection, SnippetError> {
     let gguf = model_gguf(&model.source.dir, &model.record);
     let apps = snippets.local_app_examples(&model.record, Some(&gguf.listing))?;
+    let variants = quant_variants(snippets, model, &gguf.listing, &apps)?;
     let notes = gguf.errors.iter().map(|e| format!("GGUF header not read: {e}")).collect();
-    Ok(LocalSection { listing: gguf.listing, apps, notes })
+    Ok(LocalSection { listing: gguf.listing, apps, variants, notes })
 }
 
 #[cfg(test)]

@@ -207,7 +207,18 @@ fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Opti
         "script" => {
             let inline_empty = matches!(next, Some(Node::End { name }) if name == "script");
             let ours = site.script.as_deref().is_some_and(|src| node.attr("src") == Some(src));
-            (ours && inline_empty && only(&["src", "defer"])).then_some(None)
+            let module = node.attr("type") == Some("module") && only(&["src", "type"]);
+            // The quantization picker's data: JSON the browser never runs
+            // (its text cannot end the element: `<` is written `\u003c`).
+            let data = node.attr("type") == Some("application/json")
+                && node.attr("id") == Some("use-quant-data")
+                && only(&["type", "id"]);
+            (ours && inline_empty && (module || only(&["src", "defer"])) || data).then_some(None)
+        }
+        // The header's search: a GET form to the site's own index.
+        "form" => {
+            let own = node.attr("method") == Some("get") && node.attr("action").is_some_and(|a| a.starts_with('/'));
+            (own && node.attr("class") == Some("site-search") && only(&["class", "role", "action", "method"])).then_some(None)
         }
         "link" => {
             let stylesheet = node.attr("rel") == Some("stylesheet") && node.attr("href") == Some(site.stylesheet.as_str());

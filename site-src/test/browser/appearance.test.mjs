@@ -5,7 +5,7 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CHAT_MODEL, IMAGE_MODEL, LONG_NAME_MODEL, SCREENSHOTS, modelPath, useHarness } from "./harness.mjs";
+import { CHAT_MODEL, IMAGE_MODEL, LONG_NAME_MODEL, SCREENSHOTS, chooseUse, modelPath, useHarness } from "./harness.mjs";
 
 let harness;
 useHarness({ before, after, afterEach }, (started) => {
@@ -19,7 +19,7 @@ const SCHEMES = ["light", "dark"];
 
 async function openMounted(context, path, selector) {
   const page = await harness.openPage(context, path);
-  await page.waitForSelector(selector);
+  await page.waitForSelector(selector, { state: "attached" });
   return page;
 }
 
@@ -75,6 +75,7 @@ describe("appearance", () => {
     test(`model page screenshots and contrast, ${colorScheme} mode`, async () => {
       const context = await harness.newContext({ colorScheme, viewport: { width: 1100, height: 900 } });
       const page = await openMounted(context, modelPath(CHAT_MODEL), ".inference-controls[data-mounted] [role=tablist]");
+      await chooseUse(page, "Hosted inference");
       await page.emulateMedia({ colorScheme });
       assert.equal(
         await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches),
@@ -87,7 +88,7 @@ describe("appearance", () => {
       await page.keyboard.press("ArrowLeft"); // keyboard focus, so :focus-visible shows
 
       await page.screenshot({ path: join(SCREENSHOTS, `model-${colorScheme}.png`) });
-      await page.locator("section.inference").screenshot({ path: join(SCREENSHOTS, `inference-${colorScheme}.png`) });
+      await page.locator("#use-inference").screenshot({ path: join(SCREENSHOTS, `inference-${colorScheme}.png`) });
 
       const measured = await page.evaluate(measureContrast, [
         ".picker-label",
@@ -151,6 +152,7 @@ describe("appearance", () => {
     const shotName = { [modelPath(CHAT_MODEL)]: "chat", [modelPath(IMAGE_MODEL)]: "image", [modelPath(LONG_NAME_MODEL)]: "long-name" };
     for (const [path, ready] of pages) {
       const page = await openMounted(context, path, ready);
+      if (path !== "/") await chooseUse(page, "Hosted inference");
       const widths = await page.evaluate(() => ({
         scroll: document.scrollingElement.scrollWidth,
         client: document.scrollingElement.clientWidth,

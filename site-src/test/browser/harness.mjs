@@ -49,16 +49,17 @@ export function checkPrerequisites(dist = DIST) {
         "in the repository root first, or point MODELPAGES_DIST at a built site.",
     );
   }
-  // The site embeds a copy of build/islands.js; testing an older copy would
-  // test old code.
-  const bundle = join(siteSrc, "build", "islands.js");
-  const assets = join(dist, "assets");
-  if (existsSync(bundle) && existsSync(assets)) {
-    const built = readFileSync(bundle);
-    const copies = readdirSync(assets).filter((name) => /^islands\b.*\.js$/.test(name));
-    if (copies.length > 0 && !copies.some((name) => readFileSync(join(assets, name)).equals(built))) {
+  // The site embeds a copy of build/islands/; testing an older copy would
+  // test old code. Names carry a hash of the content: the loader's name is
+  // the same only when every chunk it names is too.
+  const built = join(siteSrc, "build", "islands");
+  const copied = join(dist, "assets", "islands");
+  if (existsSync(built) && existsSync(copied)) {
+    const loaders = (dir) => readdirSync(dir).filter((name) => /^islands-.*\.js$/.test(name));
+    const [loader] = loaders(built);
+    if (loader !== undefined && !loaders(copied).includes(loader)) {
       assert.fail(
-        `${dist} was built with an older islands bundle than build/islands.js: ` +
+        `${dist} was built with older island modules than build/islands/: ` +
           "rebuild the site (`target/release/modelpages build` in the repository root) before the browser tests.",
       );
     }
@@ -220,6 +221,23 @@ export async function shownFigure(page) {
 /** The inference island's tablist named `name` ("Language" or "Client"). */
 export function tablist(page, name) {
   return page.getByRole("tablist", { name, exact: true });
+}
+
+/**
+ * Picks `name` ("Hosted inference", "Ollama"...) in a model page's "Use this
+ * model" tabs, unless it is already the one shown; the choice is then
+ * remembered for the context's other pages.
+ */
+export async function chooseUse(page, name) {
+  const tab = page.locator(".use-tabs [role=tablist]").getByRole("tab", { name, exact: true });
+  if ((await tab.getAttribute("aria-selected")) !== "true") {
+    await tab.click();
+  }
+  await page.waitForFunction((label) => {
+    const selected = document.querySelector('.use-tabs [role=tab][aria-selected="true"]');
+    const panel = selected && document.getElementById(selected.getAttribute("aria-controls"));
+    return selected?.textContent === label && panel?.checkVisibility();
+  }, name);
 }
 
 export function modelPath(id) {

@@ -6,6 +6,7 @@ import {
   CHAT_MODEL,
   CLASSIFIER_MODEL,
   IMAGE_MODEL,
+  chooseUse,
   modelPath,
   shownFigure,
   useHarness,
@@ -23,7 +24,9 @@ useHarness({ before, after, afterEach }, (started) => {
 async function openModel(id, { context, hash = "", contextOptions } = {}) {
   const ctx = context ?? (await harness.newContext(contextOptions));
   const page = await harness.openPage(ctx, `${modelPath(id)}${hash}`);
-  await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+  await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
+  // Hosted inference is one choice of "Use this model" (remembered, like the examples').
+  await chooseUse(page, "Hosted inference");
   return { context: ctx, page };
 }
 
@@ -231,7 +234,7 @@ describe("inference island", () => {
 
     // An image model has no openai client and no streaming: language and provider stay.
     await page.goto(`${harness.origin}${modelPath(IMAGE_MODEL)}`);
-    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
     let figure = await shownFigure(page);
     assert.equal(figure.id, "ex-nebius-js-huggingface.js");
     // Falling back on another page does not overwrite what was chosen.
@@ -239,13 +242,13 @@ describe("inference island", () => {
 
     // A classifier has neither nebius nor openai: JavaScript is kept.
     await page.goto(`${harness.origin}${modelPath(CLASSIFIER_MODEL)}`);
-    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
     figure = await shownFigure(page);
     assert.equal(figure.language, "js");
 
     // Back on a chat model, the exact choice applies again.
     await page.goto(`${harness.origin}${modelPath(CHAT_MODEL)}`);
-    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
     assert.equal((await shownFigure(page)).id, "ex-nebius-js-openai-stream");
     assert.equal(await streamingSwitch(page).getAttribute("aria-pressed"), "true");
     assert.equal(await providerSelect(page).inputValue(), "nebius");
@@ -260,8 +263,11 @@ describe("inference island", () => {
         "modelpages:inference",
         JSON.stringify({ language: "sh", client: "curl", provider: "auto", streaming: false }),
       );
+      // "Use this model" remembers the library: the link must win over that too.
+      localStorage.setItem("modelpages:use", JSON.stringify("library"));
     });
-    const { page } = await openModel(CHAT_MODEL, { context, hash: "#ex-sambanova-python-openai-stream" });
+    const page = await harness.openPage(context, `${modelPath(CHAT_MODEL)}#ex-sambanova-python-openai-stream`);
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
     const figure = await shownFigure(page);
     assert.equal(figure.id, "ex-sambanova-python-openai-stream");
     assert.equal(await (await selectedTab(page, "Language")).textContent(), "Python");
@@ -280,14 +286,16 @@ describe("inference island", () => {
     await page.waitForFunction(() => document.getElementById("ex-hf-inference-js-fetch")?.checkVisibility());
     assert.equal((await shownFigure(page)).id, "ex-hf-inference-js-fetch");
 
-    // Without a fragment, the remembered choice applies.
+    // Without a fragment, the remembered choices apply.
     await page.goto(`${harness.origin}${modelPath(CHAT_MODEL)}`);
-    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
+    assert.equal(await page.locator("#use-library").isVisible(), true, "the remembered use choice");
+    await chooseUse(page, "Hosted inference");
     assert.equal((await shownFigure(page)).id, "ex-auto-sh-curl");
 
     // On a page with dots in the id (huggingface.js).
     await page.goto(`${harness.origin}${modelPath(IMAGE_MODEL)}#ex-replicate-js-huggingface.js`);
-    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
     assert.equal((await shownFigure(page)).id, "ex-replicate-js-huggingface.js");
     await context.close();
   });
@@ -379,6 +387,8 @@ describe("inference island", () => {
     const context = await harness.newContext({ javaScriptEnabled: false });
     for (const id of [CHAT_MODEL, IMAGE_MODEL, CLASSIFIER_MODEL]) {
       const page = await harness.openPage(context, modelPath(id));
+      // Hosted inference is one <details> of "Use this model": open it as a reader would.
+      await page.locator("#use-inference > summary").click();
       const total = await page.locator("#inference-examples figure.example").count();
       assert.ok(total > 1);
       const shown = await visibleFigures(page);

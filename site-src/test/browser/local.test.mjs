@@ -5,7 +5,7 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { SCREENSHOTS, modelPath, useHarness } from "./harness.mjs";
+import { SCREENSHOTS, chooseUse, modelPath, useHarness } from "./harness.mjs";
 
 /** The corpus fixture with real GGUF files: quantizations, header facts, apps. */
 const GGUF_MODEL = "modelpages-fixtures/tiny-llama-GGUF";
@@ -52,6 +52,8 @@ describe("GGUF files and local apps", () => {
     assert.match(rows[0], /^Q8_0 6\.62 kB tiny-llama-Q8_0\.gguf Q8_0 85\.7%, F32 14\.3%$/);
     assert.match(rows[1], /^Q4_K_M default 5\.54 kB/);
     assert.match(await page.locator(".gguf-facts").innerText(), /Architecture\s+llama[\s\S]*2,048 tokens/);
+    // Each app is a <details> of "Use this model": open them as a reader would.
+    for (const app of ["ollama", "lmstudio", "llama\\.cpp"]) await page.locator(`#local-${app} > summary`).click();
     const ollama = await page.locator("#local-ollama pre").innerText();
     assert.equal(ollama.split("\n")[0], `ollama run 'hf.co/${GGUF_MODEL}:Q4_K_M'`);
     assert.equal(await page.locator("#local-lmstudio a.app-link").getAttribute("href"), `lmstudio://open_from_hf?model=${GGUF_MODEL}`);
@@ -63,6 +65,7 @@ describe("GGUF files and local apps", () => {
     const context = await harness.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: harness.origin });
     const page = await harness.openPage(context, modelPath(GGUF_MODEL));
+    await chooseUse(page, "llama.cpp");
     const figure = page.locator("#local-llama\\.cpp figure").first();
     await figure.locator("button.copy-button").click();
     await figure.locator("button.copy-button", { hasText: "Copied" }).waitFor();
@@ -86,6 +89,7 @@ describe("GGUF files and local apps", () => {
       const context = await harness.newContext({ colorScheme, viewport: { width: 1100, height: 900 } });
       const page = await harness.openPage(context, modelPath(GGUF_MODEL));
       await page.locator("section.gguf").screenshot({ path: join(SCREENSHOTS, `gguf-${colorScheme}.png`) });
+      await chooseUse(page, "Ollama");
       await page.locator("#local-ollama").screenshot({ path: join(SCREENSHOTS, `local-app-${colorScheme}.png`) });
       const measured = await page.evaluate(contrastOf, [
         ".pill",
@@ -93,7 +97,7 @@ describe("GGUF files and local apps", () => {
         ".quant-table td",
         ".file-note",
         ".gguf-facts dt",
-        ".local-app h3",
+        ".local-app > summary",
         ".local-app .example-label",
         ".app-link",
       ]);
