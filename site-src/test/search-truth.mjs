@@ -23,6 +23,22 @@ export function modelWords(model) {
   return found;
 }
 
+/**
+ * A record's task as README.md states it: its `pipeline_tag`, else the task of
+ * the first provider-mapping entry that names one (`conversational` read as
+ * `text-generation`).
+ */
+export function recordTask(record) {
+  if (typeof record.pipeline_tag === "string" && record.pipeline_tag !== "") return record.pipeline_tag;
+  const mapping = record.inferenceProviderMapping;
+  const entries = Array.isArray(mapping) ? mapping : mapping && typeof mapping === "object" ? Object.values(mapping) : [];
+  for (const entry of entries) {
+    const task = entry && typeof entry === "object" && !Array.isArray(entry) ? entry.task : undefined;
+    if (typeof task === "string" && task !== "") return task === "conversational" ? "text-generation" : task;
+  }
+  return null;
+}
+
 /** Every record under `root` (namespace/name/model.json) as listings show it, most downloaded first. */
 export function readModels(root) {
   const all = [];
@@ -31,7 +47,7 @@ export function readModels(root) {
       const r = JSON.parse(readFileSync(join(root, namespace, name, "model.json"), "utf8"));
       const model = {
         id: r.id,
-        task: r.pipeline_tag ?? null,
+        task: recordTask(r),
         library: r.library_name ?? null,
         downloads: r.downloads ?? 0,
         likes: r.likes ?? 0,
