@@ -353,7 +353,7 @@ mod tests {
                 summary,
                 notes: Vec::new(),
                 files: Vec::new(),
-                card_files: card_files.clone(),
+                card_files: card_files.clone(), bases: Vec::new(), hidden: false, tree: [0; 16],
             };
             manifest.models.insert("ns/m".into(), entry);
             plan_build(survey_models(&models).unwrap(), Some(manifest))
