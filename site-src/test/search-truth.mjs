@@ -29,6 +29,8 @@ export function readModels(root) {
   for (const namespace of readdirSync(root)) {
     for (const name of readdirSync(join(root, namespace))) {
       const r = JSON.parse(readFileSync(join(root, namespace, name, "model.json"), "utf8"));
+      // Hidden records (test fixtures) are built but never listed.
+      if (r.hidden === true) continue;
       const model = {
         id: r.id,
         task: r.pipeline_tag ?? null,

@@ -253,7 +253,8 @@ mod tests {
             r#"{"id": "me/x", "tags": ["base_model:finetune:../../etc", "base_model:me/x", "base_model:quantized:<b>/c", "base_model:weird:a/b"],
                 "cardData": {"base_model": ["javascript:alert(1)", "ok/fine"]}}"#,
         );
-        let ids: Vec<&str> = base_refs(&r).iter().map(|b| b.id.as_str()).collect();
+        let bases = base_refs(&r);
+        let ids: Vec<&str> = bases.iter().map(|b| b.id.as_str()).collect();
         assert_eq!(ids, ["a/b", "ok/fine"]);
     }
 
