@@ -147,9 +147,11 @@ describe("model facts", () => {
     assert.ok(existsSync(join(DIST, "search")) && existsSync(join(DIST, "api")));
     assert.deepEqual(listed("search"), []);
     assert.deepEqual(listed("api").filter((f) => !f.startsWith("models/")), []);
-    const sitemaps = readdirSync(DIST).filter((f) => f.startsWith("sitemap"));
+    const sitemaps = readdirSync(DIST, { recursive: true }).filter((f) => /^sitemaps?[/.].*xml$/.test(f));
     assert.ok(sitemaps.length > 0);
     assert.ok(sitemaps.every((f) => !readFileSync(join(DIST, f), "utf8").includes("modelpages-fixtures/")));
+    // Neither is the namespace of fixtures listed.
+    assert.ok(!existsSync(join(DIST, "modelpages-fixtures/index.html")));
     assert.ok(!readFileSync(join(DIST, "index.html"), "utf8").includes("modelpages-fixtures/"));
     await context.close();
   });
