@@ -23,6 +23,16 @@ export function modelWords(model) {
   return found;
 }
 
+/** The record's task as the build reads it: `pipeline_tag`, else the task of the first provider-mapping entry that names one (chat read as text generation). */
+function taskOf(r) {
+  if (r.pipeline_tag) return r.pipeline_tag;
+  const mapping = r.inferenceProviderMapping;
+  const entries = Array.isArray(mapping) ? mapping : mapping && typeof mapping === "object" ? Object.values(mapping) : [];
+  const task = entries.map((e) => (e && typeof e === "object" && typeof e.task === "string" ? e.task : "")).find((t) => t !== "");
+  if (task === undefined) return null;
+  return task === "conversational" ? "text-generation" : task;
+}
+
 /** Every record under `root` (namespace/name/model.json) as listings show it, most downloaded first. */
 export function readModels(root) {
   const all = [];
@@ -33,7 +43,7 @@ export function readModels(root) {
       if (r.hidden === true) continue;
       const model = {
         id: r.id,
-        task: r.pipeline_tag ?? null,
+        task: taskOf(r),
         library: r.library_name ?? null,
         downloads: r.downloads ?? 0,
         likes: r.likes ?? 0,
