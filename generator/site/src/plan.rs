@@ -335,7 +335,7 @@ mod tests {
         fs::write(model.join("model.json"), r#"{"id": "ns/m"}"#).unwrap();
         fs::write(model.join("assets/a.png"), "one").unwrap();
         let card_files = vec!["assets/a.png".to_owned()];
-        let plan = |previous_stamp: &str| {
+        let plan = |previous_stamp: &StampHash| {
             // A previous build long after every change: stamps are trusted.
             let mut manifest = Manifest::new("g".into(), u128::MAX);
             let summary = modelpages_render::ModelSummary {
@@ -345,17 +345,17 @@ mod tests {
                 library: None,
                 downloads: None,
                 likes: None,
-                tags: Vec::new(),
+                tags: Default::default(),
             };
             let entry = ModelEntry {
-                input: String::new(),
-                stamp: previous_stamp.to_owned(),
+                input: [0; 32],
+                stamp: *previous_stamp,
                 summary,
                 notes: Vec::new(),
                 files: Vec::new(),
                 card_files: card_files.clone(), bases: Vec::new(), hidden: false, tree: [0; 16],
             };
-            manifest.models.insert("ns/m".into(), entry);
+            manifest.models.insert("ns/m".into(), Box::new(entry));
             plan_build(survey_models(&models).unwrap(), Some(manifest))
         };
         let whole = stamp_with_files(&stamp(&model).unwrap(), &model, &card_files).text;
