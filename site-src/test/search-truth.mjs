@@ -23,20 +23,14 @@ export function modelWords(model) {
   return found;
 }
 
-/**
- * A record's task as README.md states it: its `pipeline_tag`, else the task of
- * the first provider-mapping entry that names one (`conversational` read as
- * `text-generation`).
- */
-export function recordTask(record) {
-  if (typeof record.pipeline_tag === "string" && record.pipeline_tag !== "") return record.pipeline_tag;
-  const mapping = record.inferenceProviderMapping;
+/** The record's task as the build reads it: `pipeline_tag`, else the task of the first provider-mapping entry that names one (chat read as text generation). */
+function taskOf(r) {
+  if (r.pipeline_tag) return r.pipeline_tag;
+  const mapping = r.inferenceProviderMapping;
   const entries = Array.isArray(mapping) ? mapping : mapping && typeof mapping === "object" ? Object.values(mapping) : [];
-  for (const entry of entries) {
-    const task = entry && typeof entry === "object" && !Array.isArray(entry) ? entry.task : undefined;
-    if (typeof task === "string" && task !== "") return task === "conversational" ? "text-generation" : task;
-  }
-  return null;
+  const task = entries.map((e) => (e && typeof e === "object" && typeof e.task === "string" ? e.task : "")).find((t) => t !== "");
+  if (task === undefined) return null;
+  return task === "conversational" ? "text-generation" : task;
 }
 
 /** Every record under `root` (namespace/name/model.json) as listings show it, most downloaded first. */
@@ -45,9 +39,11 @@ export function readModels(root) {
   for (const namespace of readdirSync(root)) {
     for (const name of readdirSync(join(root, namespace))) {
       const r = JSON.parse(readFileSync(join(root, namespace, name, "model.json"), "utf8"));
+      // Hidden records (test fixtures) are built but never listed.
+      if (r.hidden === true) continue;
       const model = {
         id: r.id,
-        task: recordTask(r),
+        task: taskOf(r),
         library: r.library_name ?? null,
         downloads: r.downloads ?? 0,
         likes: r.likes ?? 0,

@@ -180,7 +180,12 @@ fn hub_fields_are_read_and_shown_in_the_api() {
     let zephyr = api(ZEPHYR);
     assert_eq!(zephyr["hub"]["gated"], json!(false));
     assert_eq!(zephyr["hub"]["base_models"], json!(["mistralai/Mistral-7B-v0.1"]));
-    assert_eq!(api(SDXL)["hub"], json!({"gated": null, "safetensors": null, "base_models": [], "created_at": null}));
+    assert_eq!(
+        api(SDXL)["hub"],
+        json!({"gated": null, "safetensors": null, "base_models": [], "created_at": null, "base_relations": [], "hidden": false})
+    );
+    // The zephyr record names its base by tag only: the relation is a fine-tune.
+    assert_eq!(zephyr["hub"]["base_relations"], json!([{"id": "mistralai/Mistral-7B-v0.1", "relation": "finetune"}]));
     // Evaluation results and the rest, as the record crate reads them.
     let source = modelpages_record::ModelSource { dir: built().models.join(ZEPHYR), folder_id: ZEPHYR.into() };
     let record = modelpages_record::load_model(&source).unwrap().record;
@@ -218,7 +223,12 @@ fn fields_of_the_wrong_type_are_notes_not_failures() {
         "{odd_notes:#?}"
     );
     let doc = api(ODD);
-    assert_eq!(doc["hub"], json!({"gated": null, "safetensors": null, "base_models": [], "created_at": null}));
+    // `cardData.base_model` was ignored; the base its tags name is still a base.
+    assert_eq!(
+        doc["hub"],
+        json!({"gated": null, "safetensors": null, "base_models": [], "created_at": null,
+            "base_relations": [{"id": "mistralai/Mistral-7B-v0.1", "relation": "finetune"}], "hidden": false})
+    );
     // Its examples are a zephyr's: nothing else of the record was lost.
     assert_eq!(doc["examples"]["library"].as_array().unwrap().len(), api(ZEPHYR)["examples"]["library"].as_array().unwrap().len());
 }

@@ -69,6 +69,11 @@ pub struct ModelRecord {
     /// Ids of the Spaces that use the model.
     #[serde(default)]
     pub spaces: Lenient<Vec<String>>,
+    /// Not the Hub's: `true` builds the model's page but keeps the model out
+    /// of every listing, the search, the sitemap, the API listings and other
+    /// models' trees (test fixtures, drafts).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub hidden: bool,
 }
 
 /// How the transformers library loads the model.
@@ -189,7 +194,10 @@ mod tests {
     fn only_id_is_required() {
         let r: ModelRecord = serde_json::from_str(r#"{"id": "a/b"}"#).unwrap();
         assert_eq!(r.id, "a/b");
-        assert!(r.tags.is_empty() && r.task().is_none() && r.library().is_none());
+        assert!(r.tags.is_empty() && r.task().is_none() && r.library().is_none() && !r.hidden);
+        let hidden: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "hidden": true}"#).unwrap();
+        assert!(hidden.hidden);
+        assert!(serde_json::from_str::<ModelRecord>(r#"{"id": "a/b", "hidden": "yes"}"#).is_err());
         assert!(serde_json::from_str::<ModelRecord>(r#"{"tags": []}"#).is_err());
     }
 

@@ -5,7 +5,7 @@
 //! rearrange the terminal that shows the log.
 
 /// `text` with control and bidi characters written as escapes.
-pub(crate) fn printable(text: &str) -> String {
+pub fn printable(text: &str) -> String {
     let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

@@ -4,10 +4,12 @@
 //! loaded models and never hands templates a record directly.
 
 use minijinja::Value;
-use modelpages_record::{CardMeta, LoadedModel};
+use modelpages_record::LoadedModel;
 use serde::{Deserialize, Serialize};
 
 use crate::card_links::CardContext;
+use crate::facts::{model_facts, facts_notes, FactsInput, ModelFacts, FILES_ON_PAGE};
+use crate::tree::TreeBlock;
 use crate::heading_ids::CardHeading;
 use crate::highlight::{Highlighter, ShapeValues};
 use crate::local::{gguf_view, local_app_views, GgufView, LocalAppView};
@@ -154,6 +156,10 @@ pub struct ModelPage<'a> {
     /// Layout (issue 18): every quantization of a GGUF model with the
     /// local-app examples for it, in `gguf.groups` order, for the picker.
     pub quant_variants: Vec<QuantVariant>,
+    /// The model's place in the corpus's model tree.
+    pub tree: &'a TreeBlock,
+    /// The hub the model lives on (links to it and its files).
+    pub hub_url: &'a str,
 }
 
 #[derive(Serialize)]
@@ -170,7 +176,6 @@ struct ModelView<'a> {
     downloads: Option<u64>,
     likes: Option<u64>,
     last_modified: Option<&'a str>,
-    meta: Option<&'a CardMetaView>,
     /// Sanitised card HTML, marked safe so the template does not escape it again.
     card_html: Option<Value>,
     /// The card's headings with their ids, for a table of contents.
@@ -184,6 +189,8 @@ struct ModelView<'a> {
     quant_picker: Option<QuantPickerView>,
     /// The same as JSON for the page's data block (HTML-safe).
     quant_picker_json: Option<Value>,
+    /// Size, license, dates, files, evaluations, tags, tree, inputs (issue 18).
+    facts: ModelFacts,
 }
 
 /// A provider and its examples.
@@ -212,30 +219,6 @@ struct ExampleView<'a> {
     label: &'static str,
     /// Highlighted HTML (our own output, safe).
     html: Value,
-}
-
-#[derive(Serialize)]
-struct CardMetaView {
-    license: Vec<String>,
-    language: Vec<String>,
-    datasets: Vec<String>,
-    base_model: Vec<String>,
-    tags: Vec<String>,
-}
-
-impl CardMetaView {
-    /// The card's metadata; its tags only when some are not the record's
-    /// own (Hub records repeat the card's tags), to show no row twice.
-    fn of(meta: &CardMeta, record_tags: &[String]) -> Self {
-        let repeated = meta.tags.iter().all(|tag| record_tags.contains(tag));
-        CardMetaView {
-            license: meta.license.clone(),
-            language: meta.language.clone(),
-            datasets: meta.datasets.clone(),
-            base_model: meta.base_model.clone(),
-            tags: if repeated { Vec::new() } else { meta.tags.clone() },
-        }
-    }
 }
 
 fn language_label(language: &str) -> &'static str {
@@ -284,6 +267,9 @@ pub fn example_values(model: &LoadedModel, gguf: &modelpages_gguf::GgufListing) 
 /// A model's page and what it left out of the model's card and why.
 pub struct ModelPageHtml {
     pub html: String,
+    /// Subpages (`files/index.html`, `derivatives/index.html`), relative to
+    /// the model's folder.
+    pub subpages: Vec<(&'static str, String)>,
     /// Each starts with the model's id.
     pub notes: Vec<String>,
 }
@@ -297,17 +283,25 @@ pub fn render_model_page(
 ) -> Result<ModelPageHtml, TemplateError> {
     let model = page.model;
     let record = &model.record;
-    let meta = model.card.as_ref().map(|c| &c.meta).filter(|m| !m.is_empty()).map(|m| CardMetaView::of(m, &record.tags));
     let values = example_values(model, &page.gguf);
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
     let values = ShapeValues::new(&values);
     let card = model.card.as_ref().filter(|card| !card.body.trim().is_empty());
     let card = card.map(|card| render_card(&card.body, highlighter, &values, &page.card_context));
-    let notes = card.iter().flat_map(|card| &card.notes).map(|note| format!("{}: card: {note}", model.id)).collect();
+    let mut notes: Vec<String> = card.iter().flat_map(|card| &card.notes).map(|note| format!("{}: card: {note}", model.id)).collect();
     let remote_images = card.as_ref().is_some_and(|card| card.remote_images);
     let (card_html, card_headings) = match card {
         Some(card) => (Some(Value::from_safe_string(card.html)), card.headings),
         None => (None, Vec::new()),
+    };
+    let facts_input = FactsInput {
+        model,
+        gguf: &page.gguf,
+        task: page.task.as_ref().map(|t| (t.key.as_str(), t.name.as_str())),
+        library: page.library.as_ref().map(|l| (l.key.as_str(), l.label.as_str())),
+        base_path: &site.base_path,
+        hub_url: page.hub_url,
+        tree: page.tree,
     };
     let examples = page
         .examples
@@ -352,7 +346,6 @@ pub fn render_model_page(
         downloads: record.downloads,
         likes: record.likes,
         last_modified: record.last_modified.as_deref(),
-        meta: meta.as_ref(),
         card_html,
         card_headings,
         examples,
@@ -362,6 +355,7 @@ pub fn render_model_page(
         notebook_url: page.notebook_url.as_deref(),
         quant_picker: None,
         quant_picker_json: None,
+        facts: model_facts(&facts_input, FILES_ON_PAGE),
     };
     let quant_picker = quant_picker_of(page);
     let view = ModelView {
@@ -375,8 +369,37 @@ pub fn render_model_page(
         + view.inference.iter().flat_map(|g| &g.examples).map(|e| html_len(&e.html) + 1024).sum::<usize>()
         + 16 * 1024;
     // Only a page that shows images from other hosts allows them.
+    notes.extend(facts_notes(&view.facts, model.id.as_str()));
+    let subpages = render_subpages(templates, site, &view.facts, &facts_input)?;
     let context = minijinja::context! { site, model => view, page_title => model.id.as_str(), remote_images };
-    Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, notes })
+    Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, subpages, notes })
+}
+
+/// The model's files page (every file, when the page lists only some) and
+/// derivatives page (every derivative, when the page shows only the top ones).
+fn render_subpages(
+    templates: &Templates,
+    site: &SiteInfo,
+    facts: &ModelFacts,
+    input: &FactsInput<'_>,
+) -> Result<Vec<(&'static str, String)>, TemplateError> {
+    let model = input.model;
+    let mut pages = Vec::new();
+    let head = |title: String| (model.id.as_str(), model.id.namespace(), model.id.name(), title);
+    if facts.files_page.is_some() {
+        let all = model_facts(input, usize::MAX);
+        let (id, namespace, name, title) = head(format!("Files of {}", model.id));
+        let context = minijinja::context! { site, page_title => title, subpage => "files",
+            model => minijinja::context! { id, namespace, name, facts => all } };
+        pages.push(("files/index.html", templates.render("model-subpage.html", context)?));
+    }
+    if facts.tree.derivatives_page.is_some() {
+        let (id, namespace, name, title) = head(format!("Models made from {}", model.id));
+        let context = minijinja::context! { site, page_title => title, subpage => "derivatives",
+            model => minijinja::context! { id, namespace, name, facts } };
+        pages.push(("derivatives/index.html", templates.render("model-subpage.html", context)?));
+    }
+    Ok(pages)
 }
 
 /// Layout (issue 18): the quantization picker of a GGUF model's page.

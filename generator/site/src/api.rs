@@ -9,7 +9,7 @@
 //! files; bump [`API_VERSION`] on any change that is not an addition.
 
 use modelpages_record::{Gated, ModelRecord, Safetensors};
-use modelpages_render::{CodeExample, InferenceExample};
+use modelpages_render::{base_refs, BaseRef, CodeExample, InferenceExample};
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
@@ -78,6 +78,10 @@ pub struct HubFacts<'a> {
     pub safetensors: Option<&'a Safetensors>,
     pub base_models: Vec<&'a str>,
     pub created_at: Option<&'a str>,
+    /// Every base the record names, with the relation (issue 18).
+    pub base_relations: Vec<BaseRef>,
+    /// Kept out of the listings (issue 18).
+    pub hidden: bool,
 }
 
 impl<'a> HubFacts<'a> {
@@ -87,6 +91,8 @@ impl<'a> HubFacts<'a> {
             safetensors: record.safetensors.get(),
             base_models: record.base_models(),
             created_at: record.created_at.get().map(String::as_str),
+            base_relations: base_refs(record),
+            hidden: record.hidden,
         }
     }
 }
@@ -223,7 +229,8 @@ mod tests {
         // What parsed of the record's Hub fields; `createdAt` was a number and is left out.
         assert_eq!(
             doc["hub"],
-            json!({"gated": "auto", "safetensors": {"parameters": {"BF16": 7}, "total": 7}, "base_models": ["x/base"], "created_at": null})
+            json!({"gated": "auto", "safetensors": {"parameters": {"BF16": 7}, "total": 7}, "base_models": ["x/base"], "created_at": null,
+                "base_relations": [{"id": "x/base", "relation": "finetune"}], "hidden": false})
         );
         assert_eq!(model_api_path("ns/m"), "api/models/ns/m.json");
     }

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use modelpages_record::{parse_model, LoadedModel, ModelRecord, RecordError};
+use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
 use modelpages_render::{
-    render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary, SiteInfo,
-    TemplateError, Templates,
+    base_refs, render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
+    SiteInfo, TemplateError, Templates, TreeIndex,
 };
 use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
@@ -23,6 +23,7 @@ use crate::listings::{listing_files, Groups, ListingError, ListingInput};
 use crate::manifest::{global_hash, input_hash, with_card_files, Manifest, ModelEntry, StampHash};
 use crate::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
+use crate::model_tree::{block_hash, block_of, stale_models, tree_index};
 use crate::output::{lock_output, OutputError, Staging};
 use crate::plan::{plan_build, stamp_with_files, survey_models, with_io_threads, BuildPlan, ReadJob, Stamp};
 use crate::progress::Progress;
@@ -180,7 +181,15 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     }
 
     timer.lap("keep unchanged");
-    let renderer = ModelRenderer::new(&templates, &site, &options.settings);
+    // Pages are first rendered with the tree of the previous build (the
+    // kept models and the previous entries of those read again); the
+    // second pass below renders again those whose block changed.
+    let first_tree = {
+        let previous = read.iter().filter_map(|job| Some((job.source.folder_id.as_str(), &**job.previous.as_ref()?)));
+        tree_index(manifest.models.iter().map(|(id, e)| (id.as_str(), &**e)).chain(previous))
+    };
+    let mut renderer = ModelRenderer::new(&templates, &site, &options.settings);
+    renderer.tree = first_tree;
     progress.start(read.len() as u64);
     let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
         let id = job.source.folder_id.clone();
@@ -191,25 +200,39 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     progress.finish();
     timer.lap("render");
     let mut rendered = 0;
-    for (id, outcome) in outcomes {
-        match outcome {
-            ModelOutcome::Rendered { entry, row_changed } => {
-                rendered += 1;
-                rows_changed |= row_changed;
-                manifest.models.insert(id, entry);
-            }
-            ModelOutcome::Unchanged(entry) => {
-                manifest.models.insert(id, entry);
-            }
-            ModelOutcome::Failed { err, was_listed } => {
-                rows_changed |= was_listed;
-                errors.push(err);
-            }
+    let mut outcomes = outcomes;
+    // The model tree across the corpus: models whose pages show another
+    // block than the final one are rendered again (see `model_tree`).
+    let mut passes = 0;
+    loop {
+        rendered += absorb_outcomes(std::mem::take(&mut outcomes), &mut manifest, &mut errors, &mut rows_changed);
+        renderer.tree = tree_index(manifest.models.iter().map(|(id, e)| (id.as_str(), &**e)));
+        let stale = stale_models(&manifest.models, &renderer.tree);
+        // One pass settles it (a page's block depends on the others'
+        // records, not on their pages); the bound only guards the loop.
+        if stale.is_empty() || passes == 2 {
+            break;
         }
+        passes += 1;
+        let jobs: Vec<ReadJob> = stale
+            .into_iter()
+            .filter_map(|id| {
+                let entry = manifest.models.remove(&id)?;
+                let source = ModelSource { dir: options.models_dir.join(&id), folder_id: id };
+                Some(ReadJob { stamp: entry.stamp, source, previous: Some(entry) })
+            })
+            .collect();
+        // Counted once: the first pass may have counted them already.
+        rendered = rendered.saturating_sub(jobs.len());
+        outcomes = render_with_read_ahead(jobs, |job, files| {
+            let id = job.source.folder_id.clone();
+            renderer.process(&writer, job, files).map(|o| (id, o))
+        })?;
     }
-    errors.sort_by(|a, b| a.path().cmp(b.path()));
+    timer.lap("model tree");
     let mut notes: Vec<String> = manifest.models.values().flat_map(|e| e.notes.iter().cloned()).collect();
     notes.sort();
+    errors.sort_by(|a, b| a.path().cmp(b.path()));
     manifest.site = writer.site_identity(out);
     let built = manifest.models.len();
     timer.lap("notes");
@@ -227,7 +250,8 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         }
         // Listings show the most downloaded first, as visitors expect; the
         // id breaks ties so the order depends on nothing but the input.
-        let mut summaries: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
+        // Hidden models (test fixtures) have pages but no place in any listing.
+        let mut summaries: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.hidden).map(|e| &e.summary).collect();
         summaries.par_sort_unstable_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
         timer.lap("summaries");
         write_listings(&renderer, &writer, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
@@ -253,6 +277,34 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         has_islands: assets.script.is_some(),
         listing_files: listing_counts,
     })
+}
+
+/// Puts what became of the models read into `manifest` and `errors`;
+/// `rows_changed` when a listing row changed. Returns how many were rendered.
+fn absorb_outcomes(
+    outcomes: Vec<(String, ModelOutcome)>,
+    manifest: &mut Manifest,
+    errors: &mut Vec<RecordError>,
+    rows_changed: &mut bool,
+) -> usize {
+    let mut rendered = 0;
+    for (id, outcome) in outcomes {
+        match outcome {
+            ModelOutcome::Rendered { entry, row_changed } => {
+                rendered += 1;
+                *rows_changed |= row_changed;
+                manifest.models.insert(id, entry);
+            }
+            ModelOutcome::Unchanged(entry) => {
+                manifest.models.insert(id, entry);
+            }
+            ModelOutcome::Failed { err, was_listed } => {
+                *rows_changed |= was_listed;
+                errors.push(err);
+            }
+        }
+    }
+    rendered
 }
 
 /// An iterator whose length is known beforehand.
@@ -332,12 +384,19 @@ struct ModelRenderer<'a> {
     highlighter: Highlighter,
     /// Whether cards show `https:` images (`card_images`).
     remote_images: bool,
+    /// The model tree pages are rendered with (see `model_tree`).
+    tree: TreeIndex,
 }
 
 /// A model's files (path in the site, contents), listing entry and notes,
 /// and the files its card looked up in its folder.
 struct RenderedModel {
     files: Vec<(String, Vec<u8>)>,
+    /// The bases its record names, whether it is hidden, and the hash of
+    /// the tree block its page shows.
+    bases: Vec<modelpages_render::BaseRef>,
+    hidden: bool,
+    tree: crate::manifest::TreeHash,
     summary: ModelSummary,
     notes: Vec<String>,
     card_files: CardFilesFound,
@@ -362,6 +421,7 @@ impl<'a> ModelRenderer<'a> {
             site,
             highlighter: Highlighter::new(),
             remote_images: settings.card_images == CardImages::Remote,
+            tree: TreeIndex::default(),
         }
     }
 
@@ -372,7 +432,7 @@ impl<'a> ModelRenderer<'a> {
     fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles) -> Result<ModelOutcome, BuildError> {
         let ReadJob { source, stamp, previous } = job;
         let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
-        let old_summary = previous.as_ref().map(|e| e.summary.clone());
+        let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.hidden));
         let was_listed = previous.is_some();
         let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
         let files = match files {
@@ -385,7 +445,8 @@ impl<'a> ModelRenderer<'a> {
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
         if let Some(mut entry) = previous {
             let found = if entry.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &entry.card_files) };
-            if entry.input == with_card_files(&input, &found) && entry.files.iter().all(|f| writer.keep(f)) {
+            let same_tree = entry.tree == block_hash(&block_of(&self.tree, &source.folder_id, &entry));
+            if entry.input == with_card_files(&input, &found) && same_tree && entry.files.iter().all(|f| writer.keep(f)) {
                 entry.stamp = whole_stamp(stamp, &source.dir, &entry.card_files);
                 return Ok(ModelOutcome::Unchanged(entry));
             }
@@ -397,14 +458,14 @@ impl<'a> ModelRenderer<'a> {
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
-        let RenderedModel { files: pages, summary, notes, card_files } = match self.render(&model)? {
+        let RenderedModel { files: pages, summary, notes, card_files, bases, hidden, tree } = match self.render(&model)? {
             Ok(rendered) => rendered,
             Err(err) => {
                 forget_old(writer);
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
-        let row_changed = old_summary.as_ref() != Some(&summary);
+        let row_changed = old_summary.as_ref() != Some(&(summary.clone(), hidden));
         for (rel, bytes) in &pages {
             writer.write(rel, bytes)?;
         }
@@ -413,7 +474,9 @@ impl<'a> ModelRenderer<'a> {
         let input = with_card_files(&input, &card_files.state);
         let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
         let card_files = card_files.looked_up;
-        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files, card_files }), row_changed })
+        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files, card_files, bases, hidden, tree }),
+            row_changed,
+        })
     }
 
     /// A model's files, listing entry and notes.
@@ -467,8 +530,12 @@ impl<'a> ModelRenderer<'a> {
             hub_url: self.inference.hub_url.clone(),
             model_id: model.id.to_string(),
         };
+        let bases = base_refs(&model.record);
+        let tree = self.tree.block(model.id.as_str(), &bases);
         let page = ModelPage {
             model,
+            tree: &tree,
+            hub_url: &self.inference.hub_url,
             task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
             library: library.map(|l| library_link(l, self.site)),
             examples,
@@ -482,10 +549,19 @@ impl<'a> ModelRenderer<'a> {
         let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         notes.extend(page.notes);
         files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
+        files.extend(page.subpages.into_iter().map(|(path, html)| (format!("{}/{path}", model.id), html.into_bytes())));
         let mut card_files = card_files.finish();
         notes.extend(card_files.notes.drain(..).map(|note| format!("{}: card: {note}", model.id)));
         files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
-        Ok(Ok(RenderedModel { files, summary: ModelSummary::of(model, self.site), notes, card_files }))
+        Ok(Ok(RenderedModel {
+            files,
+            summary: ModelSummary::of(model, self.site),
+            notes,
+            card_files,
+            hidden: model.record.hidden,
+            tree: block_hash(&tree),
+            bases,
+        }))
     }
 }
 

@@ -30,6 +30,7 @@ mod read_ahead;
 mod writer;
 mod model_files;
 mod model_notes;
+mod model_tree;
 pub mod site_folder;
 pub mod notebook;
 

@@ -28,7 +28,7 @@ use crate::listings::write::ListingKeys;
 use crate::listings::Key;
 use crate::output::sibling;
 
-const VERSION: u32 = 6;
+const VERSION: u32 = 7;
 /// Models per chunk of the file.
 const CHUNK: usize = 2048;
 /// Chunks encoded at once while writing: the file is written as they are
@@ -43,6 +43,8 @@ pub type ModelMap = HashMap<String, Box<ModelEntry>, foldhash::fast::RandomState
 /// What [`input_hash`] gives: a BLAKE3 hash, kept as bytes (a hex string
 /// cost a hundred bytes a model more at hub scale).
 pub type InputHash = [u8; 32];
+/// Hash of a model-tree block (see `model_tree`), shortened.
+pub type TreeHash = [u8; 16];
 /// What `plan::stamp` gives, a shortened hash.
 pub type StampHash = [u8; 16];
 
@@ -61,6 +63,12 @@ pub struct ModelEntry {
     /// The paths (in the model's folder) its card's references looked up,
     /// in order: their stamps and bytes are part of the model's input.
     pub card_files: Vec<String>,
+    /// The bases its record names (see `model_tree`).
+    pub bases: Vec<modelpages_render::BaseRef>,
+    /// Built but kept out of listings (`"hidden": true`).
+    pub hidden: bool,
+    /// Hash of the model-tree block its page was rendered with.
+    pub tree: TreeHash,
 }
 
 #[derive(Debug, Default)]
@@ -376,7 +384,7 @@ mod tests {
             },
             notes: vec![format!("note {i}")],
             files: vec![format!("ns/m{i}/index.html")],
-            card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() },
+            card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() }, bases: Vec::new(), hidden: false, tree: [0; 16],
         }
     }
 

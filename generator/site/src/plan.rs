@@ -347,15 +347,15 @@ mod tests {
                 likes: None,
                 tags: Default::default(),
             };
-            let entry = Box::new(ModelEntry {
+            let entry = ModelEntry {
                 input: [0; 32],
                 stamp: *previous_stamp,
                 summary,
                 notes: Vec::new(),
                 files: Vec::new(),
-                card_files: card_files.clone(),
-            });
-            manifest.models.insert("ns/m".into(), entry);
+                card_files: card_files.clone(), bases: Vec::new(), hidden: false, tree: [0; 16],
+            };
+            manifest.models.insert("ns/m".into(), Box::new(entry));
             plan_build(survey_models(&models).unwrap(), Some(manifest))
         };
         let whole = stamp_with_files(&stamp(&model).unwrap(), &model, &card_files).text;

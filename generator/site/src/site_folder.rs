@@ -267,7 +267,7 @@ mod tests {
             },
             notes: Vec::new(),
             files: files.iter().map(|f| f.to_string()).collect(),
-            card_files: Vec::new(),
+            card_files: Vec::new(), bases: Vec::new(), hidden: false, tree: [0; 16],
         })
     }
 

@@ -7,13 +7,13 @@
 // 390 px, light and dark, go to $MODELPAGES_SCREENSHOTS.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DIST, SCREENSHOTS, answerRemoteImage, modelPath, useHarness } from "./harness.mjs";
 
 const ZEPHYR = "HuggingFaceH4/zephyr-7b-beta";
 const QWEN = "Qwen/Qwen2.5-7B-Instruct";
-const NOT_MODELS = new Set(["api", "assets", "libraries", "tasks"]);
+const NOT_MODELS = new Set(["api", "assets", "libraries", "tasks", "namespaces", "search", "sitemaps"]);
 
 let harness;
 useHarness({ before, after, afterEach }, (started) => {
@@ -30,7 +30,8 @@ function cardPages() {
     if (!ns.isDirectory() || NOT_MODELS.has(ns.name)) continue;
     for (const model of readdirSync(join(DIST, ns.name), { withFileTypes: true })) {
       const page = join(DIST, ns.name, model.name, "index.html");
-      if (model.isDirectory() && readFileSync(page, "utf8").includes('class="card-body"')) {
+      // A namespace's own listing pages (`<ns>/-/page/2/`) are no model.
+      if (model.isDirectory() && existsSync(page) && readFileSync(page, "utf8").includes('class="card-body"')) {
         paths.push(`/${ns.name}/${model.name}/`);
       }
     }

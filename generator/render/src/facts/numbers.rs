@@ -1,0 +1,92 @@
+//! Numbers and dates as the facts column words them: compact counts
+//! ("5.8M downloads", "1 like"), and record timestamps cut to their day.
+//!
+//! Counts are rounded to at most three significant digits and one decimal,
+//! the way a visitor reads them at a glance: `4_321` is `4.3k`,
+//! `123_456` is `123k`, `999_999` is `1M` (the rounding carries into the
+//! next unit rather than printing `1000k`).
+
+/// `n` in compact form: `999`, `4.3k`, `12.3k`, `123k`, `5.8M`, `1.2B`.
+pub fn compact(n: u64) -> String {
+    const UNITS: [&str; 5] = ["", "k", "M", "B", "T"];
+    if n < 1000 {
+        return n.to_string();
+    }
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    // One decimal below 100, none above; a value that rounds up to 1000
+    // moves to the next unit.
+    let mut rounded = if value < 99.95 { (value * 10.0).round() / 10.0 } else { value.round() };
+    if rounded >= 1000.0 && unit + 1 < UNITS.len() {
+        unit += 1;
+        rounded = ((rounded / 1000.0) * 10.0).round() / 10.0;
+    }
+    let text = if rounded < 100.0 && rounded.fract() != 0.0 { format!("{rounded:.1}") } else { format!("{rounded:.0}") };
+    format!("{text}{}", UNITS[unit])
+}
+
+/// `count` compact with the word in the right number: "1 like", "4.3k likes".
+pub fn counted(count: u64, one: &str, many: &str) -> String {
+    format!("{} {}", compact(count), if count == 1 { one } else { many })
+}
+
+/// The day of a record timestamp (`2024-03-05T10:00:00.000Z` is
+/// `2024-03-05`); `None` for text that does not start with a date, as
+/// records are untrusted and the value goes into a `datetime` attribute.
+pub fn day_of(timestamp: &str) -> Option<String> {
+    let day = timestamp.get(..10)?;
+    let b = day.as_bytes();
+    let digits = |range: std::ops::Range<usize>| b[range].iter().all(u8::is_ascii_digit);
+    if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+        return None;
+    }
+    let month: u32 = day[5..7].parse().ok()?;
+    let date: u32 = day[8..10].parse().ok()?;
+    ((1..=12).contains(&month) && (1..=31).contains(&date)).then(|| day.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_counts_round_like_the_hub() {
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1k"),
+            (4321, "4.3k"),
+            (12_345, "12.3k"),
+            (99_960, "100k"),
+            (123_456, "123k"),
+            (999_499, "999k"),
+            (999_999, "1M"),
+            (5_832_123, "5.8M"),
+            (1_234_567_890, "1.2B"),
+        ];
+        for (n, text) in cases {
+            assert_eq!(compact(n), text, "{n}");
+        }
+    }
+
+    #[test]
+    fn counted_words_agree_with_the_number() {
+        assert_eq!(counted(1, "like", "likes"), "1 like");
+        assert_eq!(counted(2, "like", "likes"), "2 likes");
+        assert_eq!(counted(0, "like", "likes"), "0 likes");
+        assert_eq!(counted(4321, "download", "downloads"), "4.3k downloads");
+    }
+
+    #[test]
+    fn days_of_timestamps() {
+        assert_eq!(day_of("2024-03-05T10:00:00.000Z").as_deref(), Some("2024-03-05"));
+        assert_eq!(day_of("2024-03-05").as_deref(), Some("2024-03-05"));
+        for bad in ["", "2024-3-5", "yesterday!", "2024-13-01T", "2024-01-00", "\"><script>", "2024-0é-01"] {
+            assert_eq!(day_of(bad), None, "{bad}");
+        }
+    }
+}

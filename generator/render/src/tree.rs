@@ -1,0 +1,284 @@
+//! The model tree: which models a model was made from (its bases, with how:
+//! fine-tuned, adapter, quantized, merged) and, across the whole corpus,
+//! which models were made from it.
+//!
+//! A model's bases come from its own record: the Hub's
+//! `base_model:<relation>:<id>` tags (the relation said), `base_model:<id>`
+//! tags and the card's `base_model` (string or list) with its
+//! `base_model_relation`; when nothing says the relation it is inferred as
+//! the Hub does (several bases: a merge; GGUF files: quantized; a PEFT
+//! library: an adapter; else a fine-tune). Ids are checked like record ids
+//! and bounded in number.
+//!
+//! Derivatives need every model: the build gathers each model's bases
+//! ([`TreeMember`]) into a [`TreeIndex`] after its render stage, and asks it
+//! for each model's [`TreeBlock`]: everything the model's page shows of the
+//! tree. A page is rendered again when its block differs from the one it
+//! was rendered with, so incremental builds keep bases' pages right.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use modelpages_record::{ModelId, ModelRecord};
+use serde::{Deserialize, Serialize};
+
+/// Bases one model names at most.
+const MAX_BASES: usize = 16;
+/// Derivatives per relation a base's block lists (the full-list page);
+/// the count covers them all.
+pub const MAX_LISTED_DERIVATIVES: usize = 1000;
+/// Derivatives per relation on the model page itself.
+pub const TOP_DERIVATIVES: usize = 5;
+
+/// How a model was made from its base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    Finetune,
+    Adapter,
+    Quantized,
+    Merge,
+}
+
+impl Relation {
+    fn parse(text: &str) -> Option<Relation> {
+        match text {
+            "finetune" => Some(Relation::Finetune),
+            "adapter" => Some(Relation::Adapter),
+            "quantized" => Some(Relation::Quantized),
+            "merge" => Some(Relation::Merge),
+            _ => None,
+        }
+    }
+
+    /// How a derivative's page names its base ("Fine-tuned from").
+    pub fn base_label(self) -> &'static str {
+        match self {
+            Relation::Finetune => "Fine-tuned from",
+            Relation::Adapter => "Adapter for",
+            Relation::Quantized => "Quantized from",
+            Relation::Merge => "Merged from",
+        }
+    }
+
+    /// A base's heading for these derivatives: (one, many).
+    pub fn derivative_label(self) -> (&'static str, &'static str) {
+        match self {
+            Relation::Finetune => ("fine-tune", "fine-tunes"),
+            Relation::Adapter => ("adapter", "adapters"),
+            Relation::Quantized => ("quantized model", "quantized models"),
+            Relation::Merge => ("merge", "merges"),
+        }
+    }
+}
+
+/// One base a model names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaseRef {
+    pub id: String,
+    pub relation: Relation,
+}
+
+/// The relation a record implies when it does not say one.
+fn inferred_relation(record: &ModelRecord, base_count: usize) -> Relation {
+    let library = record.library().unwrap_or_default();
+    if base_count > 1 {
+        Relation::Merge
+    } else if library == "gguf" || record.has_tag("gguf") || record.siblings.iter().any(|s| s.rfilename.ends_with(".gguf")) {
+        Relation::Quantized
+    } else if library == "peft" || record.has_tag("peft") || record.has_tag("lora") {
+        Relation::Adapter
+    } else {
+        Relation::Finetune
+    }
+}
+
+/// The bases `record` names, each once (an explicit relation first), valid
+/// ids only, never the model itself.
+pub fn base_refs(record: &ModelRecord) -> Vec<BaseRef> {
+    let mut said: Vec<(&str, Option<Relation>)> = Vec::new();
+    for tag in &record.tags {
+        let Some(rest) = tag.strip_prefix("base_model:") else { continue };
+        match rest.split_once(':') {
+            Some((relation, id)) => said.push((id, Relation::parse(relation))),
+            None => said.push((rest, None)),
+        }
+    }
+    let card_relation = record
+        .card_data
+        .as_ref()
+        .and_then(|c| c.get("base_model_relation"))
+        .and_then(|r| r.as_str())
+        .and_then(Relation::parse);
+    said.extend(record.base_models().into_iter().map(|id| (id, card_relation)));
+    // Explicit relations win over inferred ones for the same id.
+    said.sort_by_key(|(_, relation)| relation.is_none());
+    let valid: Vec<(&str, Option<Relation>)> = {
+        let mut seen = HashSet::new();
+        said.into_iter()
+            .filter(|(id, _)| *id != record.id && ModelId::parse(id).is_ok() && seen.insert(*id))
+            .take(MAX_BASES)
+            .collect()
+    };
+    let inferred = inferred_relation(record, valid.len());
+    let mut bases: Vec<BaseRef> =
+        valid.into_iter().map(|(id, relation)| BaseRef { id: id.to_owned(), relation: relation.unwrap_or(inferred) }).collect();
+    bases.sort_by(|a, b| a.id.cmp(&b.id));
+    bases
+}
+
+/// One model as the tree sees it.
+pub struct TreeMember<'a> {
+    pub id: &'a str,
+    pub downloads: u64,
+    pub bases: &'a [BaseRef],
+    /// Hidden models are in no other model's list.
+    pub listed: bool,
+}
+
+/// A base as its derivative's page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BaseInBlock {
+    pub id: String,
+    pub relation: Relation,
+    /// Whether the base has a page on this site (else it links the hub).
+    pub in_site: bool,
+}
+
+/// A derivative in a base's block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Derivative {
+    pub id: String,
+    pub downloads: u64,
+}
+
+/// A base's derivatives of one relation, most downloaded first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DerivativeGroup {
+    pub relation: Relation,
+    pub count: usize,
+    /// At most [`MAX_LISTED_DERIVATIVES`].
+    pub models: Vec<Derivative>,
+}
+
+/// Everything one model's pages show of the tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TreeBlock {
+    pub bases: Vec<BaseInBlock>,
+    pub derivatives: Vec<DerivativeGroup>,
+}
+
+impl TreeBlock {
+    pub fn is_empty(&self) -> bool {
+        self.bases.is_empty() && self.derivatives.is_empty()
+    }
+}
+
+/// The corpus's derivatives by base, and which bases have pages.
+#[derive(Debug, Default)]
+pub struct TreeIndex {
+    derivatives: HashMap<String, BTreeMap<Relation, Vec<Derivative>>>,
+    /// Ids named as a base that are models of the site.
+    present: HashSet<String>,
+}
+
+impl TreeIndex {
+    /// Gathers the derivatives of every base named by `members`.
+    pub fn build(members: &[TreeMember<'_>]) -> TreeIndex {
+        let mut index = TreeIndex::default();
+        for member in members.iter().filter(|m| m.listed) {
+            for base in member.bases {
+                let groups = index.derivatives.entry(base.id.clone()).or_default();
+                groups.entry(base.relation).or_default().push(Derivative { id: member.id.to_owned(), downloads: member.downloads });
+            }
+        }
+        let named: HashSet<&str> = members.iter().flat_map(|m| m.bases.iter().map(|b| b.id.as_str())).collect();
+        index.present = members.iter().filter(|m| named.contains(m.id)).map(|m| m.id.to_owned()).collect();
+        for groups in index.derivatives.values_mut() {
+            for models in groups.values_mut() {
+                models.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+            }
+        }
+        index
+    }
+
+    /// The block of the model `id` whose own bases are `bases`.
+    pub fn block(&self, id: &str, bases: &[BaseRef]) -> TreeBlock {
+        let bases = bases
+            .iter()
+            .map(|b| BaseInBlock { id: b.id.clone(), relation: b.relation, in_site: self.present.contains(&b.id) })
+            .collect();
+        let derivatives = self
+            .derivatives
+            .get(id)
+            .into_iter()
+            .flatten()
+            .map(|(relation, models)| DerivativeGroup {
+                relation: *relation,
+                count: models.len(),
+                models: models.iter().take(MAX_LISTED_DERIVATIVES).cloned().collect(),
+            })
+            .collect();
+        TreeBlock { bases, derivatives }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(json: &str) -> ModelRecord {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn relations_come_from_tags_then_card_then_inference() {
+        let r = record(
+            r#"{"id": "me/ft", "tags": ["base_model:finetune:meta-llama/Llama-3.1-8B", "base_model:meta-llama/Llama-3.1-8B"],
+                "cardData": {"base_model": "meta-llama/Llama-3.1-8B"}}"#,
+        );
+        assert_eq!(base_refs(&r), [BaseRef { id: "meta-llama/Llama-3.1-8B".into(), relation: Relation::Finetune }]);
+        let gguf = record(r#"{"id": "me/q", "library_name": "gguf", "cardData": {"base_model": "a/b"}}"#);
+        assert_eq!(base_refs(&gguf)[0].relation, Relation::Quantized);
+        let adapter = record(r#"{"id": "me/l", "library_name": "peft", "tags": ["base_model:a/b"]}"#);
+        assert_eq!(base_refs(&adapter)[0].relation, Relation::Adapter);
+        let merge = record(r#"{"id": "me/m", "cardData": {"base_model": ["a/b", "c/d"]}}"#);
+        assert!(base_refs(&merge).iter().all(|b| b.relation == Relation::Merge));
+        let said = record(r#"{"id": "me/s", "library_name": "gguf", "cardData": {"base_model": "a/b", "base_model_relation": "adapter"}}"#);
+        assert_eq!(base_refs(&said)[0].relation, Relation::Adapter);
+    }
+
+    #[test]
+    fn bad_ids_and_the_model_itself_are_not_bases() {
+        let r = record(
+            r#"{"id": "me/x", "tags": ["base_model:finetune:../../etc", "base_model:me/x", "base_model:quantized:<b>/c", "base_model:weird:a/b"],
+                "cardData": {"base_model": ["javascript:alert(1)", "ok/fine"]}}"#,
+        );
+        let bases = base_refs(&r);
+        let ids: Vec<&str> = bases.iter().map(|b| b.id.as_str()).collect();
+        assert_eq!(ids, ["a/b", "ok/fine"]);
+    }
+
+    #[test]
+    fn a_base_lists_its_derivatives_by_relation_most_downloaded_first() {
+        let ft = |id: &str| vec![BaseRef { id: id.into(), relation: Relation::Finetune }];
+        let q = vec![BaseRef { id: "org/base".into(), relation: Relation::Quantized }];
+        let (a, b, c, d) = (ft("org/base"), ft("org/base"), ft("org/base"), ft("elsewhere/base"));
+        let members = [
+            TreeMember { id: "org/base", downloads: 1000, bases: &[], listed: true },
+            TreeMember { id: "x/a", downloads: 5, bases: &a, listed: true },
+            TreeMember { id: "x/b", downloads: 50, bases: &b, listed: true },
+            TreeMember { id: "x/hidden", downloads: 500, bases: &c, listed: false },
+            TreeMember { id: "x/q", downloads: 1, bases: &q, listed: true },
+            TreeMember { id: "x/d", downloads: 1, bases: &d, listed: true },
+        ];
+        let index = TreeIndex::build(&members);
+        let base = index.block("org/base", &[]);
+        let groups: Vec<(Relation, usize, Vec<&str>)> =
+            base.derivatives.iter().map(|g| (g.relation, g.count, g.models.iter().map(|m| m.id.as_str()).collect())).collect();
+        assert_eq!(groups, [(Relation::Finetune, 2, vec!["x/b", "x/a"]), (Relation::Quantized, 1, vec!["x/q"])]);
+        // Back from the derivative: its base is on the site; the other is not.
+        assert_eq!(index.block("x/a", &a).bases, [BaseInBlock { id: "org/base".into(), relation: Relation::Finetune, in_site: true }]);
+        assert!(!index.block("x/d", &d).bases[0].in_site);
+        assert!(index.block("x/q", &[]).is_empty());
+    }
+}
