@@ -34,7 +34,7 @@ fn site() -> &'static Site {
         let config = tmp.path().join("site.toml");
         write_listing_config(&config);
         let dist = tmp.path().join("dist");
-        let run = build_with(&models, &dist, &config, false);
+        let run = build_listings(&models, &dist, &config, false);
         assert_eq!(run.code, 0, "{}", run.stderr);
         let models = listed_models(&models);
         assert_eq!(models.len(), MODELS);

@@ -62,7 +62,7 @@ fn may_list(path: &str, model: &Listed) -> bool {
 fn rebuild_and_check(tmp: &Path, models: &Path, config: &Path, model: &Listed, what: &str) -> Vec<String> {
     let dist = tmp.join("dist");
     let before = files(&dist);
-    let run = build_with(models, &dist, config, false);
+    let run = build_listings(models, &dist, config, false);
     assert_eq!(run.code, 0, "{what}: {}", run.stderr);
     let after = files(&dist);
     let mut changed = Vec::new();
@@ -85,7 +85,7 @@ fn rebuild_and_check(tmp: &Path, models: &Path, config: &Path, model: &Listed, w
         assert!(may_list(path, model), "{what}: {path} removed but did not list {}", model.id);
     }
     let full = tmp.join("full");
-    let run = build_with(models, &full, config, true);
+    let run = build_listings(models, &full, config, true);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let (incremental, full_site) = (snapshot(&dist), snapshot(&full));
     let differ: Vec<&String> = incremental.keys().chain(full_site.keys()).filter(|p| incremental.get(*p) != full_site.get(*p)).collect();
@@ -102,7 +102,7 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
     synth_minimal(&models, 300);
     let config = tmp.path().join("site.toml");
     write_listing_config(&config);
-    let run = build_with(&models, &tmp.path().join("dist"), &config, false);
+    let run = build_listings(&models, &tmp.path().join("dist"), &config, false);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let listed = listed_models(&models);
     let total = files(&tmp.path().join("dist")).len();

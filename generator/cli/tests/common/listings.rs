@@ -43,14 +43,12 @@ pub fn synth_minimal(dir: &Path, count: usize) {
 }
 
 /// `modelpages build` with the listing test settings; `--full` when asked.
-pub fn build_with(models: &Path, out: &Path, config: &Path, full: bool) -> super::Run {
-    let mut command = modelpages();
-    command.arg("build");
+pub fn build_listings(models: &Path, out: &Path, config: &Path, full: bool) -> super::Run {
+    let mut extra: Vec<&std::ffi::OsStr> = vec!["--config".as_ref(), config.as_os_str()];
     if full {
-        command.arg("--full");
+        extra.push("--full".as_ref());
     }
-    command.arg("--models").arg(models).arg("--out").arg(out).arg("--site-src").arg(super::site_src()).arg("--config").arg(config);
-    command.output().unwrap().into()
+    super::build_with(&extra, models, out, &super::site_src())
 }
 
 /// A model as listings show it.
