@@ -23,7 +23,7 @@ use serde::Serialize;
 /// Tags shown per group at most (a record can carry thousands).
 const MAX_PER_GROUP: usize = 40;
 /// Longest tag shown.
-const MAX_TAG_LEN: usize = 100;
+const MAX_TAG_LEN: usize = 300;
 
 /// One linked tag.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -126,9 +126,14 @@ pub fn tag_groups(input: &TagInput<'_>) -> Vec<TagGroup> {
             add(&mut groups, 4, format!("dataset:{dataset}"), dataset, search("q", &format!("dataset:{dataset}")));
         }
     }
-    for tag in input.tags {
+    // The card's own tags follow the record's (Hub records repeat them;
+    // those are shown once).
+    let card_tags = input.meta.map_or(&empty, |m| &m.tags);
+    for tag in input.tags.iter().chain(card_tags) {
         let tag = tag.as_str();
-        if is_internal(tag) || tag.chars().any(char::is_control) {
+        // Text is escaped by the templates; control characters other than
+        // white space are not text at all.
+        if is_internal(tag) || tag.chars().any(|c| c.is_control() && !c.is_whitespace()) {
             continue;
         }
         if let Some(license) = tag.strip_prefix("license:") {
@@ -167,7 +172,12 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let meta = CardMeta { license: vec!["llama3.1".into()], language: vec!["en".into(), "fra".into()], ..CardMeta::default() };
+        let meta = CardMeta {
+            license: vec!["llama3.1".into()],
+            language: vec!["en".into(), "fra".into()],
+            tags: vec!["llama".into(), "card-only\nline".into(), "bell\u{7}".into()],
+            ..CardMeta::default()
+        };
         let groups = tag_groups(&TagInput {
             tags: &tags,
             task: Some(("text-generation", "Text Generation")),
@@ -184,7 +194,7 @@ mod tests {
                 ("license", vec!["llama3.1"]),
                 ("dataset", vec!["HuggingFaceH4/ultrachat_200k"]),
                 ("paper", vec!["arXiv:2407.21783"]),
-                ("other", vec!["llama", "conversational"]),
+                ("other", vec!["llama", "conversational", "card-only\nline"]),
             ]
         );
         let url = |key: &str, label: &str| {
@@ -200,7 +210,7 @@ mod tests {
 
     #[test]
     fn odd_tags_are_bounded() {
-        let tags: Vec<String> = (0..100).map(|i| format!("t{i}")).chain(["arxiv:\"><x".to_owned(), "x".repeat(500)]).collect();
+        let tags: Vec<String> = (0..100).map(|i| format!("t{i}")).chain(["arxiv:\"><x".to_owned(), "x".repeat(MAX_TAG_LEN + 1)]).collect();
         let groups = tag_groups(&TagInput { tags: &tags, task: None, library: None, meta: None, index_url: "/" });
         assert_eq!(labels(&groups).len(), 1);
         assert_eq!(groups[0].tags.len(), MAX_PER_GROUP);
