@@ -10,7 +10,7 @@ import { readdirSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
-import { answerRemoteImage, tablist, useHarness } from "./harness.mjs";
+import { answerRemoteImage, chooseUse, tablist, useHarness } from "./harness.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 const HOSTILE_DIST = process.env.MODELPAGES_HOSTILE_DIST && resolve(siteSrc, process.env.MODELPAGES_HOSTILE_DIST);
@@ -156,7 +156,9 @@ describe("hostile corpus in the browser", () => {
   test("switching every example tab of a hostile model runs nothing", async () => {
     const { context, trapped } = await trappedContext();
     const page = await harness.openPage(context, "/values/transformers-chat/");
-    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]");
+    await page.waitForSelector(".inference-controls[data-mounted] [role=tablist]", { state: "attached" });
+    // Hosted inference is one choice of "Use this model".
+    await chooseUse(page, "Hosted inference");
     const languages = tablist(page, "Language").getByRole("tab");
     let shown = 0;
     for (let i = 0; i < (await languages.count()); i += 1) {
