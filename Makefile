@@ -52,7 +52,7 @@ checkers: $(NODE_STAMP) $(VENV_STAMP)
 WITH_CHECKERS := PATH="$(abspath $(VENV))/bin:$$PATH"
 
 test-rust: islands checkers
-	$(WITH_CHECKERS) $(CARGO) test --workspace --locked --exclude modelpages-bench -q
+	$(WITH_CHECKERS) $(CARGO) test --workspace --locked --exclude modelpages-bench --no-fail-fast -q
 
 test-js: $(NODE_STAMP)
 	cd site-src && npm run --silent typecheck && npm test

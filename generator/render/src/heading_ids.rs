@@ -59,16 +59,23 @@ const PAGE_IDS: &[&str] = &[
     "use-quant-download",
     "toc-heading",
     "site-search-q",
+    // The facts of issue 18 (`templates/model/*.html`).
+    "facts-heading",
+    "files-heading",
+    "evals-heading",
+    "inputs-heading",
+    "tags-heading",
+    "tree-heading",
 ];
 
 /// Prefixes of the page's numbered or keyed ids (`ex-auto-python-openai`,
 /// `local-llama.cpp`, `provider-3`, `local-app-2`), of the ids the card's
 /// own raw HTML gets (`user-content-`) and of ids kept for the site (`mp-`).
-const PAGE_ID_PREFIXES: &[&str] = &["ex-", "local-", "provider-", "user-content-", "mp-"];
+const PAGE_ID_PREFIXES: &[&str] = &["ex-", "local-", "provider-", "derivatives-", "user-content-", "mp-"];
 
 /// Prefixes of the ids islands make from React's `useId` (`inferencer0-...`,
 /// `searchr1-...`): a prefix followed by `r` and a digit.
-const ISLAND_ID_PREFIXES: &[&str] = &["inference", "search"];
+const ISLAND_ID_PREFIXES: &[&str] = &["inference", "search", "use", "quant"];
 
 /// Whether `slug` is, or could one day be, an id of the page around a card.
 pub fn is_page_id(slug: &str) -> bool {
