@@ -25,7 +25,8 @@ fn copy_models(models: &Path, ids: &[&str]) {
 
 /// The ids of the app sections a page shows, in order.
 fn app_sections(page: &str) -> Vec<&str> {
-    page.match_indices("<section class=\"local-app\" id=\"local-")
+    // Each app is one choice of the page's "Use this model" panel.
+    page.match_indices("<details class=\"use-choice local-app\" id=\"local-")
         .map(|(at, needle)| {
             let rest = &page[at + needle.len()..];
             &rest[..rest.find('"').unwrap()]

@@ -161,15 +161,15 @@ fn libraries_command_prints_the_catalogue() {
     let libs = libraries();
     assert_eq!(libs.len(), 257);
     for lib in &libs {
-        for field in ["key", "prettyLabel", "repoName", "repoUrl", "filter", "has_snippets"] {
+        for field in ["key", "pretty_label", "repo_name", "repo_url", "filter", "has_snippets"] {
             assert!(lib.get(field).is_some(), "{field} missing in {lib}");
         }
     }
     let with = libs.iter().filter(|l| l["has_snippets"] == json!(true)).count();
     assert!(with >= 125, "{with} libraries have examples");
     let diffusers = libs.iter().find(|l| l["key"] == "diffusers").unwrap();
-    assert_eq!(diffusers["prettyLabel"], "Diffusers");
-    assert!(diffusers["docsUrl"].as_str().unwrap().starts_with("https://"));
+    assert_eq!(diffusers["pretty_label"], "Diffusers");
+    assert!(diffusers["docs_url"].as_str().unwrap().starts_with("https://"));
 }
 
 #[test]
@@ -208,7 +208,7 @@ fn library_pages_list_libraries_and_their_models() {
     let page = fs::read_to_string(out.join("meta-llama/Llama-3.1-8B-Instruct/index.html")).unwrap();
     assert!(page.contains("href=\"/libraries/transformers/\""), "model page links its library page");
     assert!(page.contains("href=\"https://github.com/huggingface/transformers\""), "and its repository");
-    assert!(page.contains("Use this model with Transformers"));
+    assert!(page.contains("<span class=\"use-choice-name\">Transformers</span>"), "the library is a choice of the Use panel");
     assert!(page.contains("<span class=\"l"), "examples are highlighted");
     assert!(fs::read_to_string(out.join("sitemap.xml")).unwrap().contains("<loc>/libraries/transformers/</loc>"));
 }
