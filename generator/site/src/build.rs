@@ -14,25 +14,25 @@ use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError, Assets};
-use crate::changes::{ChangeLog, PendingChanges};
-use crate::journal::{recover, Transaction};
-use crate::card_files::{card_files_state, CardFiles, CardFilesFound};
-use crate::libraries::library_link;
-use crate::listings::write::{keep_listing_files, write_listing_files, ListingCounts, ListingKeys};
-use crate::listings::{listing_files, Groups, ListingError, ListingInput};
-use crate::manifest::{global_hash, input_hash, with_card_files, Manifest, ModelEntry, StampHash};
-use crate::model_files::{model_files, notebook_link, ModelFilesInput};
-use crate::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
-use crate::model_tree::{block_hash, block_of, stale_models, tree_index};
-use crate::output::{lock_output, OutputError, Staging};
-use crate::plan::{plan_build, stamp_with_files, survey_models, with_io_threads, BuildPlan, ReadJob, Stamp};
+use crate::store::changes::{ChangeLog, PendingChanges};
+use crate::store::journal::{recover, Transaction};
+use crate::pages::card_files::{card_files_state, CardFiles, CardFilesFound};
+use crate::pages::libraries::library_link;
+use crate::pages::listings::write::{keep_listing_files, write_listing_files, ListingCounts, ListingKeys};
+use crate::pages::listings::{listing_files, Groups, ListingError, ListingInput};
+use crate::store::manifest::{global_hash, input_hash, with_card_files, Manifest, ModelEntry, StampHash};
+use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
+use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
+use crate::pages::model_tree::{block_hash, block_of, stale_models, tree_index};
+use crate::store::output::{lock_output, OutputError, Staging};
+use crate::store::plan::{plan_build, stamp_with_files, survey_models, with_io_threads, BuildPlan, ReadJob, Stamp};
 use crate::progress::Progress;
-use crate::read_ahead::{render_with_read_ahead, ReadFiles};
-use crate::search::SearchFiles;
+use crate::store::read_ahead::{render_with_read_ahead, ReadFiles};
+use crate::pages::search::SearchFiles;
 use crate::settings::{CardImages, SiteSettings};
-use crate::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
-use crate::tasks::TaskCatalogue;
-use crate::writer::SiteWriter;
+use crate::store::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
+use crate::pages::tasks::TaskCatalogue;
+use crate::store::writer::SiteWriter;
 
 /// What to build and where.
 #[derive(Clone, Debug)]

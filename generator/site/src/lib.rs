@@ -7,32 +7,17 @@
 //! search files of [`search`]), and [`output`] writes the pages into a
 //! staging folder that replaces the old site in one step.
 
-pub mod api;
-pub mod assets;
 mod build;
-pub mod changes;
-pub mod deployable;
-pub mod card_files;
+pub mod assets;
 pub mod corpus;
-pub mod gguf;
-mod libraries;
-pub mod listings;
+mod pages;
 pub mod progress;
-pub mod search;
 pub mod settings;
-pub mod tasks;
-pub mod output;
-pub mod manifest;
-mod journal;
-mod nofollow;
-mod plan;
-mod read_ahead;
-mod writer;
-mod model_files;
-mod model_notes;
-mod model_tree;
-pub mod site_folder;
-pub mod notebook;
+mod store;
+
+// The crate's public paths, as they were before the modules were grouped.
+pub use pages::{api, card_files, gguf, listings, notebook, search, tasks};
+pub use store::{changes, deployable, manifest, output, site_folder};
 
 pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport, CheckOptions, CheckReport};
 pub use listings::write::ListingCounts;

@@ -261,7 +261,7 @@ fn is_extension(rule: &str) -> bool {
 /// A plain relative path (`assets/`, `a/b`): no `..`, root, `.` or empty part.
 fn is_plain_folder(rule: &str) -> bool {
     let rule = rule.strip_suffix('/').unwrap_or(rule);
-    crate::changes::is_site_path(rule)
+    crate::store::changes::is_site_path(rule)
 }
 
 #[cfg(test)]

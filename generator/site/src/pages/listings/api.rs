@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::pager::page_count;
 use super::{Groups, KeyHasher, ListingFile, ListingInput};
-use crate::api::{to_json_bytes, API_VERSION};
+use crate::pages::api::{to_json_bytes, API_VERSION};
 
 #[derive(Serialize)]
 struct LibrariesDoc<'a> {

@@ -20,9 +20,9 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use crate::manifest::names_folder;
-use crate::output::{io_error, OutputError};
-use crate::plan::BuildPlan;
+use crate::store::manifest::names_folder;
+use crate::store::output::{io_error, OutputError};
+use crate::store::plan::BuildPlan;
 
 /// The file that marks a folder as a site this program built. It is not a
 /// page: no listing or sitemap names it.
@@ -164,8 +164,8 @@ pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeI
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::{folder_identity, manifest_path, ModelEntry};
-    use crate::plan::ReadJob;
+    use crate::store::manifest::{folder_identity, manifest_path, ModelEntry};
+    use crate::store::plan::ReadJob;
 
     fn check(out: &Path, inputs: &Path) -> Result<(), OutputError> {
         check_output(out, &inputs.join("models"), &inputs.join("site-src"), Some(&inputs.join("modelpages.toml")))
@@ -198,7 +198,7 @@ mod tests {
         let out = tmp.path().join("dist");
         fs::create_dir(&out).unwrap();
         fs::write(out.join("index.html"), "page").unwrap();
-        let mut manifest = crate::manifest::Manifest::new("g".into(), 0);
+        let mut manifest = crate::store::manifest::Manifest::new("g".into(), 0);
         manifest.site = (1, 2);
         fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
         assert!(check(&out, tmp.path()).is_err(), "a manifest of another folder");

@@ -6,8 +6,8 @@ use modelpages_record::LoadedModel;
 use modelpages_render::{CodeExample, InferenceExample, SiteInfo};
 use modelpages_snippets::{Library, LocalAppExample};
 
-use crate::api::{model_api_json, model_api_path, HubFacts, ModelApiInput};
-use crate::notebook::{notebook, NotebookInput, NOTEBOOK_FILE};
+use crate::pages::api::{model_api_json, model_api_path, HubFacts, ModelApiInput};
+use crate::pages::notebook::{notebook, NotebookInput, NOTEBOOK_FILE};
 
 /// What a model's extra files are made of.
 pub struct ModelFilesInput<'a> {

@@ -9,7 +9,7 @@
 //! script, so it stays on the hub) and, for links, text files of a few
 //! kinds that are UTF-8. Only ordinary files inside the folder are read:
 //! every folder on the way and the file itself are opened without following
-//! links (see [`crate::nofollow`]), names starting with `.` (`.env`,
+//! links (see [`crate::store::nofollow`]), names starting with `.` (`.env`,
 //! `.git`) are never read, and names the page's own files take
 //! (`index.html`, the notebook) are left to the hub. A card costs at most
 //! [`MAX_LOOKUPS`] paths looked up, [`MAX_CARD_FILES`] files and
@@ -28,8 +28,8 @@ use std::sync::Mutex;
 
 use modelpages_render::{encode_path, CardLinks, HubLinks, RefKind, Resolved};
 
-use crate::nofollow::{Dir, Kind};
-use crate::notebook::NOTEBOOK_FILE;
+use crate::store::nofollow::{Dir, Kind};
+use crate::pages::notebook::NOTEBOOK_FILE;
 
 /// Largest file copied.
 pub const MAX_CARD_FILE_BYTES: u64 = 4 << 20;

@@ -3,17 +3,17 @@
 //! and every file is read without following a link, so a link planted in the
 //! site cannot send a file from elsewhere on the machine to a public host.
 //!
-//! The deploy holds the build's lock (see [`crate::output::lock_output`])
+//! The deploy holds the build's lock (see [`crate::store::output::lock_output`])
 //! from [`open_for_deploy`] to the end, so no build changes the site, or its
 //! change set, while it is being uploaded.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use crate::changes::{read_change_set, BuildState, ChangeSet, ChangeSetError};
-use crate::nofollow::{plain_parts, Dir};
-use crate::output::{sibling, OutputError, OutputLock};
-use crate::site_folder::MARKER;
+use crate::store::changes::{read_change_set, BuildState, ChangeSet, ChangeSetError};
+use crate::store::nofollow::{plain_parts, Dir};
+use crate::store::output::{sibling, OutputError, OutputLock};
+use crate::store::site_folder::MARKER;
 
 /// Why a site cannot be deployed; every variant names the path.
 #[derive(Debug, thiserror::Error)]
@@ -53,7 +53,7 @@ pub struct DeployableSite {
 /// it may not be deployed.
 pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite, NotDeployable> {
     let root = Dir::open(out)?;
-    if root.kind(OsStr::new(MARKER)).ok().flatten() != Some(crate::nofollow::Kind::File) {
+    if root.kind(OsStr::new(MARKER)).ok().flatten() != Some(crate::store::nofollow::Kind::File) {
         return Err(NotDeployable::NotASite { path: out.to_owned() });
     }
     // With the lock held, a transaction's folder is one a killed build left.
@@ -69,7 +69,7 @@ pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite,
 }
 
 fn from_change_set(out: &Path, set: ChangeSet) -> Result<SiteChanges, NotDeployable> {
-    let path = crate::changes::changes_path(out);
+    let path = crate::store::changes::changes_path(out);
     match set.state {
         BuildState::Running => return Err(NotDeployable::BuildRunning { path }),
         BuildState::Failed => return Err(NotDeployable::BuildFailed { path }),
@@ -124,7 +124,7 @@ impl DeployableSite {
                 continue;
             }
             let rel = entry.path().strip_prefix(&self.out).expect("walked from it").to_string_lossy().into_owned();
-            if entry.file_type().is_file() && crate::changes::is_site_path(&rel) {
+            if entry.file_type().is_file() && crate::store::changes::is_site_path(&rel) {
                 files.push(rel);
             } else {
                 skipped.push(rel);
@@ -137,7 +137,7 @@ impl DeployableSite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::lock_output;
+    use crate::store::output::lock_output;
     use std::fs;
 
     #[test]

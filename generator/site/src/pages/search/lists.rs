@@ -19,8 +19,8 @@ use modelpages_render::ModelSummary;
 use serde::Serialize;
 
 use super::shards::StringTable;
-use crate::listings::pager::page_count;
-use crate::listings::{Groups, KeyHasher, ListingFile, ListingInput};
+use crate::pages::listings::pager::page_count;
+use crate::pages::listings::{Groups, KeyHasher, ListingFile, ListingInput};
 
 /// The orders a listing comes in, as named in its path.
 pub const ORDERS: [&str; 3] = ["downloads", "likes", "name"];

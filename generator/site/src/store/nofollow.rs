@@ -16,7 +16,7 @@ use std::ffi::OsStr;
 use std::io;
 use std::path::{Component, Path};
 
-use crate::output::{io_error, OutputError};
+use crate::store::output::{io_error, OutputError};
 
 /// A file name that a build never writes through, with why.
 fn link_refused() -> io::Error {

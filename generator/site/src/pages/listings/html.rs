@@ -17,7 +17,7 @@ use modelpages_render::{
 
 use super::pager::{page_count, pager};
 use super::{Groups, KeyHasher, ListingFile, ListingInput};
-use crate::libraries::library_link;
+use crate::pages::libraries::library_link;
 
 /// A listing's pages: where page 1 is, and where the others go.
 #[derive(Clone, Debug)]

@@ -24,7 +24,7 @@ pub mod words;
 
 use modelpages_render::ModelSummary;
 
-use crate::listings::{Groups, ListingFile, ListingInput};
+use crate::pages::listings::{Groups, ListingFile, ListingInput};
 use crate::settings::ListingSettings;
 
 /// The word trie of a site's models, from which its search files are made.

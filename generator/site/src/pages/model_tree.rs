@@ -14,7 +14,7 @@
 
 use modelpages_render::{TreeBlock, TreeIndex, TreeMember};
 
-use crate::manifest::{ModelEntry, ModelMap, TreeHash};
+use crate::store::manifest::{ModelEntry, ModelMap, TreeHash};
 
 /// The hash of `block`; an empty block (most models) always hashes the same.
 pub fn block_hash(block: &TreeBlock) -> TreeHash {

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::trie::Shard;
 use super::words::{model_words, words};
-use crate::listings::{Groups, KeyHasher, ListingFile};
+use crate::pages::listings::{Groups, KeyHasher, ListingFile};
 
 /// Where the shard of `prefix` is, relative to the site root.
 pub fn shard_path(prefix: &str) -> String {

@@ -13,7 +13,7 @@
 //! one), so a plan is finished only if it names the very output folder it was
 //! made for (by device and inode) and nothing but plain paths inside it; the
 //! manifest's path is never taken from it. Every path is walked without
-//! following a link (see [`crate::nofollow`]), so a link inside the output or
+//! following a link (see [`crate::store::nofollow`]), so a link inside the output or
 //! in place of the transaction's folder cannot lead a write or a removal out.
 
 use std::ffi::OsStr;
@@ -25,9 +25,9 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::{folder_identity, manifest_path};
-use crate::nofollow::{plain_parts, Dir, Kind};
-use crate::output::{io_error, remove_tree, sibling, OutputError, OutputLock};
+use crate::store::manifest::{folder_identity, manifest_path};
+use crate::store::nofollow::{plain_parts, Dir, Kind};
+use crate::store::output::{io_error, remove_tree, sibling, OutputError, OutputLock};
 
 const PLAN_FILE: &str = "plan.json";
 
@@ -280,7 +280,7 @@ fn rename_staged(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::lock_output;
+    use crate::store::output::lock_output;
 
     fn site(dir: &Path) -> PathBuf {
         let out = dir.join("dist");

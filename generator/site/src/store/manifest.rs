@@ -24,9 +24,9 @@ use bincode::Options as _;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::listings::write::ListingKeys;
-use crate::listings::Key;
-use crate::output::sibling;
+use crate::pages::listings::write::ListingKeys;
+use crate::pages::listings::Key;
+use crate::store::output::sibling;
 
 const VERSION: u32 = 7;
 /// Models per chunk of the file.

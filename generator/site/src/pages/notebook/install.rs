@@ -93,7 +93,7 @@ pub fn is_standard_library(module: &str) -> bool {
     static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
     NAMES
         .get_or_init(|| {
-            include_str!("../../data/python_stdlib.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
+            include_str!("../../../data/python_stdlib.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
         })
         .contains(module)
         || module == "__future__"
@@ -104,7 +104,7 @@ pub fn package_for_module(module: &str) -> &str {
     static NAMES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
         let mut names: BTreeMap<String, String> =
-            serde_json::from_str(include_str!("../../data/pypi_names.json")).expect("data/pypi_names.json is valid");
+            serde_json::from_str(include_str!("../../../data/pypi_names.json")).expect("data/pypi_names.json is valid");
         names.remove("_comment");
         names
     });

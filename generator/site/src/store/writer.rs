@@ -4,16 +4,16 @@
 //!
 //! The writer also notes what the new site changes in the live one (a
 //! [`ChangeLog`]): [`SiteWriter::commit`] hands those changes back for the
-//! change set that `modelpages deploy` uploads (see [`crate::changes`]).
+//! change set that `modelpages deploy` uploads (see [`crate::store::changes`]).
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use crate::changes::{compare_live, Change, ChangeLog, LiveFile};
-use crate::journal::Transaction;
-use crate::manifest::{folder_identity, manifest_path, Manifest};
-use crate::output::{write_atomically, OutputError, Staging};
+use crate::store::changes::{compare_live, Change, ChangeLog, LiveFile};
+use crate::store::journal::Transaction;
+use crate::store::manifest::{folder_identity, manifest_path, Manifest};
+use crate::store::output::{write_atomically, OutputError, Staging};
 
 pub struct SiteWriter {
     target: Target,

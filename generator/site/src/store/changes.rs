@@ -33,9 +33,9 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::folder_identity;
-use crate::nofollow::plain_parts;
-use crate::output::{sibling, write_atomically, OutputError, OutputLock};
+use crate::store::manifest::folder_identity;
+use crate::store::nofollow::plain_parts;
+use crate::store::output::{sibling, write_atomically, OutputError, OutputLock};
 
 const VERSION: u32 = 1;
 /// Past this many paths a change set says `whole_site` instead: a deploy
@@ -364,7 +364,7 @@ impl ChangeLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::lock_output;
+    use crate::store::output::lock_output;
     use std::fs;
 
     fn changes(list: &[(&str, Change)]) -> BTreeMap<String, Change> {

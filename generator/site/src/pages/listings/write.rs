@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use super::{Key, ListingError, ListingFile};
-use crate::plan::with_io_threads;
-use crate::writer::SiteWriter;
+use crate::store::plan::with_io_threads;
+use crate::store::writer::SiteWriter;
 
 /// Every listing file of a site with its key, by path: what the manifest keeps.
 pub type ListingKeys = HashMap<String, Key, foldhash::fast::RandomState>;

@@ -12,7 +12,7 @@
 //!   indexes, the 404 page and `robots.txt`;
 //! - [`sitemap`]: `sitemap.xml`, a sitemap index once one file is not enough;
 //! - [`api`]: `api/libraries.json`, `api/tasks.json` and their paged id lists;
-//! - the search island's files ([`crate::search`]).
+//! - the search island's files ([`crate::pages::search`]).
 //!
 //! Every listing takes models in listing order: most downloaded first, the
 //! id breaking ties. [`Groups`] sorts them into tasks, libraries, namespaces
@@ -30,9 +30,9 @@ use modelpages_render::{ModelSummary, SiteInfo, TemplateError, Templates};
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
-use crate::output::OutputError;
+use crate::store::output::OutputError;
 use crate::settings::ListingSettings;
-use crate::tasks::{Task, TaskCatalogue};
+use crate::pages::tasks::{Task, TaskCatalogue};
 
 /// What a listing file is made from, hashed: equal keys, equal bytes.
 pub type Key = [u8; 16];
@@ -218,7 +218,7 @@ impl<'a> Groups<'a> {
 }
 
 /// Every listing file of the site, from its models.
-pub fn listing_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, search: &'a crate::search::SearchFiles) -> Vec<ListingFile<'a>> {
+pub fn listing_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, search: &'a crate::pages::search::SearchFiles) -> Vec<ListingFile<'a>> {
     let mut files = html::html_files(input, groups);
     files.extend(sitemap::sitemap_files(input, groups));
     files.extend(api::api_files(input, groups));

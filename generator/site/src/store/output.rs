@@ -219,7 +219,7 @@ pub fn remove_tree(dir: &Path) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e),
     };
-    crate::plan::with_io_threads(|| {
+    crate::store::plan::with_io_threads(|| {
         entries.par_iter().try_for_each(|entry| match entry.file_type()? {
             kind if kind.is_dir() => fs::remove_dir_all(entry.path()),
             _ => fs::remove_file(entry.path()),

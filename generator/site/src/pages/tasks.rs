@@ -18,7 +18,7 @@ pub struct TaskCatalogue {
 
 impl TaskCatalogue {
     pub fn builtin() -> TaskCatalogue {
-        TaskCatalogue { tasks: serde_json::from_str(include_str!("../data/tasks.json")).expect("data/tasks.json is valid") }
+        TaskCatalogue { tasks: serde_json::from_str(include_str!("../../data/tasks.json")).expect("data/tasks.json is valid") }
     }
 
     pub fn tasks(&self) -> &[Task] {

@@ -17,7 +17,7 @@ use modelpages_record::{discover, ModelSource, RecordError};
 use rayon::prelude::*;
 
 use crate::corpus::reject_layout_clashes;
-use crate::manifest::{Manifest, ModelEntry, StampHash};
+use crate::store::manifest::{Manifest, ModelEntry, StampHash};
 
 /// Changes closer than this to the previous build's start could have been
 /// missed by a stamp taken during that build (coarse file-system clocks).

@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use crate::listings::{Groups, ListingFile, ListingInput};
+use crate::pages::listings::{Groups, ListingFile, ListingInput};
 
 /// The manifest's format; the island refuses another.
 pub const VERSION: u32 = 1;

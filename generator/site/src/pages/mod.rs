@@ -1,0 +1,26 @@
+//! What a build writes from the models: every file of a model's own (its
+//! API file, notebook, the files its card copies, its GGUF section and
+//! notes) and every file that lists models.
+//!
+//! - Per model: [`model_files`] gathers a model's files beside its page:
+//!   [`api`] (its JSON API file) and [`notebook`]; [`card_files`] copies what
+//!   its card refers to; [`gguf`] reads the GGUF files beside its record for
+//!   the local-apps section; [`model_notes`] says what was left out;
+//!   [`model_tree`] finds the models whose family tree changed.
+//! - Listings: [`listings`] makes every file that lists models (pages,
+//!   sitemaps, API listings) and [`search`] the search island's files, from
+//!   the catalogues' links ([`libraries`], [`tasks`]).
+//!
+//! Files are handed to the store (`crate::store`) as paths and bytes.
+
+pub mod api;
+pub mod card_files;
+pub mod gguf;
+pub(crate) mod libraries;
+pub mod listings;
+pub(crate) mod model_files;
+pub(crate) mod model_notes;
+pub(crate) mod model_tree;
+pub mod notebook;
+pub mod search;
+pub mod tasks;

@@ -1,0 +1,32 @@
+//! What a build keeps on disk, and how it writes it without ever leaving a
+//! broken site or touching a file it did not make.
+//!
+//! From the bottom up (a module only uses the ones above it in this list):
+//! - [`output`]: the output's lock, the staging folder swapped in whole, the
+//!   files kept beside the output ([`output::sibling`]) and atomic writes;
+//! - [`nofollow`]: file operations that never follow a symbolic link;
+//! - [`manifest`]: what the site in an output folder was built from, models
+//!   and listing files with their keys, so a rebuild redoes only what changed;
+//! - [`changes`]: the change set `modelpages deploy` uploads;
+//! - [`journal`]: a few files of a large site changed in place, as one
+//!   transaction;
+//! - [`plan`]: stage 1 of a build, which models to read, keep or remove;
+//! - [`read_ahead`]: the next batch's files read while this one renders;
+//! - [`writer`]: the one door pages are written through, whether into a
+//!   staging folder or a transaction;
+//! - [`site_folder`]: whether a folder may be written at all, and whether the
+//!   site in it is whole;
+//! - [`deployable`]: a built site opened for `modelpages deploy`.
+//!
+//! Nothing here knows what a page is: files arrive as paths and bytes.
+
+pub mod changes;
+pub mod deployable;
+pub(crate) mod journal;
+pub mod manifest;
+pub(crate) mod nofollow;
+pub mod output;
+pub(crate) mod plan;
+pub(crate) mod read_ahead;
+pub mod site_folder;
+pub(crate) mod writer;
