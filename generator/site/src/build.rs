@@ -7,31 +7,32 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
 use modelpages_render::{
     base_refs, render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
-    SiteInfo, TemplateError, Templates, TreeIndex,
+    SiteInfo, Templates, TreeIndex,
 };
 use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError, Assets};
-use crate::store::changes::{ChangeLog, PendingChanges};
-use crate::store::journal::{recover, Transaction};
+use crate::error::BuildError;
+use crate::progress::Progress;
+use crate::settings::{CardImages, SiteSettings};
 use crate::pages::card_files::{card_files_state, CardFiles, CardFilesFound};
 use crate::pages::libraries::library_link;
 use crate::pages::listings::write::{keep_listing_files, write_listing_files, ListingCounts, ListingKeys};
-use crate::pages::listings::{listing_files, Groups, ListingError, ListingInput};
-use crate::store::manifest::{global_hash, input_hash, with_card_files, Manifest, ModelEntry, StampHash};
+use crate::pages::listings::{listing_files, Groups, ListingInput};
 use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::pages::model_tree::{block_hash, block_of, stale_models, tree_index};
-use crate::store::output::{lock_output, OutputError, Staging};
-use crate::store::plan::{plan_build, stamp_with_files, survey_models, with_io_threads, BuildPlan, ReadJob, Stamp};
-use crate::progress::Progress;
-use crate::store::read_ahead::{render_with_read_ahead, ReadFiles};
 use crate::pages::search::SearchFiles;
-use crate::settings::{CardImages, SiteSettings};
-use crate::store::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
 use crate::pages::tasks::TaskCatalogue;
+use crate::store::changes::{ChangeLog, PendingChanges};
+use crate::store::journal::{recover, Transaction};
+use crate::store::manifest::{global_hash, input_hash, with_card_files, Manifest, ModelEntry, StampHash};
+use crate::store::output::{lock_output, Staging};
+use crate::store::plan::{plan_build, stamp_with_files, survey_models, with_io_threads, BuildPlan, ReadJob, Stamp};
+use crate::store::read_ahead::{render_with_read_ahead, ReadFiles};
+use crate::store::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
 use crate::store::writer::SiteWriter;
 
 /// What to build and where.
@@ -60,30 +61,6 @@ impl Default for BuildOptions {
             settings: SiteSettings::default(),
             settings_file: None,
             incremental: true,
-        }
-    }
-}
-
-/// A build that could not produce a site at all; the previous output is kept.
-#[derive(Debug, thiserror::Error)]
-pub enum BuildError {
-    #[error("models folder {0}")]
-    Models(RecordError),
-    #[error(transparent)]
-    Template(#[from] TemplateError),
-    #[error(transparent)]
-    Asset(#[from] AssetError),
-    #[error(transparent)]
-    Output(#[from] OutputError),
-    #[error("base URL {0:?}: {1}")]
-    BaseUrl(String, &'static str),
-}
-
-impl From<ListingError> for BuildError {
-    fn from(err: ListingError) -> BuildError {
-        match err {
-            ListingError::Template(err) => BuildError::Template(err),
-            ListingError::Output(err) => BuildError::Output(err),
         }
     }
 }

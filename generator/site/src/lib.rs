@@ -8,6 +8,7 @@
 //! staging folder that replaces the old site in one step.
 
 mod build;
+mod error;
 pub mod assets;
 pub mod corpus;
 mod pages;
@@ -19,8 +20,9 @@ mod store;
 pub use pages::{api, card_files, gguf, listings, notebook, search, tasks};
 pub use store::{changes, deployable, manifest, output, site_folder};
 
-pub use build::{build_site, check_models, BuildError, BuildOptions, BuildReport, CheckOptions, CheckReport};
+pub use build::{build_site, check_models, BuildOptions, BuildReport, CheckOptions, CheckReport};
 pub use listings::write::ListingCounts;
+pub use error::BuildError;
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
 pub use settings::{CardImages, ListingSettings, SettingsError, SiteSettings, MAX_LISTING_FILE_BYTES, SETTINGS_FILE};
