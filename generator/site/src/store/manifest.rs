@@ -24,8 +24,6 @@ use bincode::Options as _;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::pages::listings::write::ListingKeys;
-use crate::pages::listings::Key;
 use crate::store::output::sibling;
 
 const VERSION: u32 = 7;
@@ -43,6 +41,13 @@ pub type ModelMap = HashMap<String, Box<ModelEntry>, foldhash::fast::RandomState
 /// What [`input_hash`] gives: a BLAKE3 hash, kept as bytes (a hex string
 /// cost a hundred bytes a model more at hub scale).
 pub type InputHash = [u8; 32];
+/// What a listing file is made from, hashed: equal keys, equal bytes (see
+/// `pages::listings`). Kept here, where the keys are stored between builds.
+pub type ListingKey = [u8; 16];
+
+/// Every listing file of a site with its key, by path: what the manifest keeps.
+pub type ListingKeys = HashMap<String, ListingKey, foldhash::fast::RandomState>;
+
 /// Hash of a model-tree block (see `model_tree`), shortened.
 pub type TreeHash = [u8; 16];
 /// What `plan::stamp` gives, a shortened hash.
@@ -148,7 +153,7 @@ impl Manifest {
             || {
                 listing_chunks
                     .par_iter()
-                    .map(|c| options().deserialize::<Vec<(String, Key)>>(&decode(c)?).ok())
+                    .map(|c| options().deserialize::<Vec<(String, ListingKey)>>(&decode(c)?).ok())
                     .collect::<Option<Vec<_>>>()
             },
         );
@@ -183,7 +188,7 @@ impl Manifest {
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let mut models: Vec<(&String, &Box<ModelEntry>)> = self.models.iter().collect();
         models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut listings: Vec<(&String, &Key)> = self.listings.iter().collect();
+        let mut listings: Vec<(&String, &ListingKey)> = self.listings.iter().collect();
         listings.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let header = Header {
             version: self.version,

@@ -2,6 +2,7 @@
 //! broken site or touching a file it did not make.
 //!
 //! From the bottom up (a module only uses the ones above it in this list):
+//! - [`io_pool`]: the wide thread pool for work that waits on the disk;
 //! - [`output`]: the output's lock, the staging folder swapped in whole, the
 //!   files kept beside the output ([`output::sibling`]) and atomic writes;
 //! - [`nofollow`]: file operations that never follow a symbolic link;
@@ -22,6 +23,7 @@
 
 pub mod changes;
 pub mod deployable;
+pub(crate) mod io_pool;
 pub(crate) mod journal;
 pub mod manifest;
 pub(crate) mod nofollow;

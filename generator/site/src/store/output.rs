@@ -11,6 +11,7 @@ use std::fs::{self, File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::store::io_pool::with_io_threads;
 
 /// A problem writing the output; every variant names the path.
 #[derive(Debug, thiserror::Error)]
@@ -219,7 +220,7 @@ pub fn remove_tree(dir: &Path) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e),
     };
-    crate::store::plan::with_io_threads(|| {
+    with_io_threads(|| {
         entries.par_iter().try_for_each(|entry| match entry.file_type()? {
             kind if kind.is_dir() => fs::remove_dir_all(entry.path()),
             _ => fs::remove_file(entry.path()),

@@ -17,6 +17,7 @@ use modelpages_record::{discover, ModelSource, RecordError};
 use rayon::prelude::*;
 
 use crate::corpus::reject_layout_clashes;
+use crate::store::io_pool::with_io_threads;
 use crate::store::manifest::{Manifest, ModelEntry, StampHash};
 
 /// Changes closer than this to the previous build's start could have been
@@ -117,17 +118,6 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> BuildPlan {
     errors.sort_by(|a, b| a.path().cmp(b.path()));
     plan.errors = errors;
     plan
-}
-
-/// Runs `work` on a pool wider than the machine: looking up 300,000 paths
-/// waits on the file system far more than it computes. One pool serves every
-/// stage that needs it (discovery, stamps, keeping pages, removing a tree).
-pub fn with_io_threads<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    match POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(8).build().ok()) {
-        Some(pool) => pool.install(work),
-        None => work(),
-    }
 }
 
 /// A model folder's file-system stamp and the newest change time in it.

@@ -12,7 +12,8 @@ use std::sync::mpsc;
 use modelpages_record::{read_model_files, ModelFiles, RecordError};
 use rayon::prelude::*;
 
-use crate::store::plan::{with_io_threads, ReadJob};
+use crate::store::io_pool::with_io_threads;
+use crate::store::plan::ReadJob;
 
 /// Models per batch: big enough that waiting for a batch's slowest model is
 /// rare, small enough that two batches of files take little memory.

@@ -30,12 +30,10 @@ use modelpages_render::{ModelSummary, SiteInfo, TemplateError, Templates};
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
+use crate::store::manifest::ListingKey;
 use crate::store::output::OutputError;
 use crate::settings::ListingSettings;
 use crate::pages::tasks::{Task, TaskCatalogue};
-
-/// What a listing file is made from, hashed: equal keys, equal bytes.
-pub type Key = [u8; 16];
 
 /// Makes the bytes of a listing file; only called when its key changed.
 pub type Render<'a> = Box<dyn Fn() -> Result<Vec<u8>, TemplateError> + Send + Sync + 'a>;
@@ -44,7 +42,7 @@ pub type Render<'a> = Box<dyn Fn() -> Result<Vec<u8>, TemplateError> + Send + Sy
 pub struct ListingFile<'a> {
     /// Relative to the output folder.
     pub path: String,
-    pub key: Key,
+    pub key: ListingKey,
     pub render: Render<'a>,
 }
 
@@ -56,7 +54,7 @@ impl<'a> ListingFile<'a> {
     }
 
     /// A file made only when `key` changed.
-    pub fn lazy(path: String, key: Key, render: impl Fn() -> Result<Vec<u8>, TemplateError> + Send + Sync + 'a) -> ListingFile<'a> {
+    pub fn lazy(path: String, key: ListingKey, render: impl Fn() -> Result<Vec<u8>, TemplateError> + Send + Sync + 'a) -> ListingFile<'a> {
         ListingFile { path, key, render: Box::new(render) }
     }
 }
@@ -70,7 +68,7 @@ pub enum ListingError {
     Output(#[from] OutputError),
 }
 
-/// Builds a [`Key`]; every value is written with its length, so two
+/// Builds a [`ListingKey`]; every value is written with its length, so two
 /// different sequences of values never hash alike.
 pub struct KeyHasher(blake3::Hasher);
 
@@ -111,12 +109,12 @@ impl KeyHasher {
         }
     }
 
-    pub fn key(&mut self, key: &Key) -> &mut KeyHasher {
+    pub fn key(&mut self, key: &ListingKey) -> &mut KeyHasher {
         self.0.update(key);
         self
     }
 
-    pub fn finish(&self) -> Key {
+    pub fn finish(&self) -> ListingKey {
         let hash = self.0.finalize();
         hash.as_bytes()[..16].try_into().expect("16 of 32 bytes")
     }
@@ -124,7 +122,7 @@ impl KeyHasher {
 
 /// The key of a model's listing row: every field of its summary, so any
 /// file showing any of them changes with it.
-pub fn row_key(summary: &ModelSummary) -> Key {
+pub fn row_key(summary: &ModelSummary) -> ListingKey {
     let mut hasher = KeyHasher::new("row");
     hasher.str(&summary.id).str(&summary.url).opt_str(summary.task.as_deref()).opt_str(summary.library.as_deref());
     hasher.opt_num(summary.downloads).opt_num(summary.likes);
@@ -153,7 +151,7 @@ pub type Ranks = Vec<u32>;
 /// Models sorted into every group a listing shows.
 pub struct Groups<'a> {
     /// [`row_key`] of each model, by rank.
-    pub rows: Vec<Key>,
+    pub rows: Vec<ListingKey>,
     /// Known tasks that have models, in catalogue order.
     pub tasks: Vec<(&'a Task, Ranks)>,
     /// Every catalogue library, with or without models, in catalogue order.
@@ -167,7 +165,7 @@ pub struct Groups<'a> {
 impl<'a> Groups<'a> {
     pub fn of(input: &ListingInput<'a>) -> Groups<'a> {
         let models = input.models;
-        let rows: Vec<Key> = models.par_iter().map(|s| row_key(s)).collect();
+        let rows: Vec<ListingKey> = models.par_iter().map(|s| row_key(s)).collect();
         let task_index: HashMap<&str, usize> = input.tasks.tasks().iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
         let libraries = input.snippets.catalogue().libraries();
         let library_index: HashMap<&str, usize> = libraries.iter().enumerate().map(|(i, l)| (l.key.as_str(), i)).collect();

@@ -5,17 +5,14 @@
 //! and this one does not is removed. So a rebuild after one model changed
 //! writes exactly the listing files whose bytes changed.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::{Key, ListingError, ListingFile};
-use crate::store::plan::with_io_threads;
+use super::{ListingError, ListingFile};
+use crate::store::io_pool::with_io_threads;
+use crate::store::manifest::{ListingKey, ListingKeys};
 use crate::store::writer::SiteWriter;
-
-/// Every listing file of a site with its key, by path: what the manifest keeps.
-pub type ListingKeys = HashMap<String, Key, foldhash::fast::RandomState>;
 
 /// How many listing files a build wrote, kept and removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,7 +30,7 @@ pub fn write_listing_files(
     previous: Option<&ListingKeys>,
 ) -> Result<(ListingKeys, ListingCounts), ListingError> {
     let (written, kept) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let keys: Vec<(String, Key)> = with_io_threads(|| {
+    let keys: Vec<(String, ListingKey)> = with_io_threads(|| {
         files
             .into_par_iter()
             .map(|file| {
