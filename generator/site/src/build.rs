@@ -24,7 +24,7 @@ use crate::pages::listings::{listing_files, Groups, ListingInput};
 use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::pages::model_tree::{block_hash, block_of, stale_models, tree_index};
-use crate::pages::search::SearchFiles;
+use crate::pages::listings::search::SearchFiles;
 use crate::pages::tasks::TaskCatalogue;
 use crate::store::changes::{ChangeLog, PendingChanges};
 use crate::store::journal::{recover, Transaction};
@@ -374,7 +374,7 @@ struct RenderedModel {
     /// the tree block its page shows.
     bases: Vec<modelpages_render::BaseRef>,
     hidden: bool,
-    tree: crate::manifest::TreeHash,
+    tree: crate::store::manifest::TreeHash,
     summary: ModelSummary,
     notes: Vec<String>,
     card_files: CardFilesFound,
@@ -471,7 +471,7 @@ impl<'a> ModelRenderer<'a> {
             Ok(found) => found,
             Err(err) => return failed(err),
         };
-        let local = match crate::gguf::local_section(&self.snippets, model) {
+        let local = match crate::pages::gguf::local_section(&self.snippets, model) {
             Ok(local) => local,
             Err(err) => return failed(err),
         };
@@ -584,7 +584,7 @@ fn hosted_examples(
 }
 
 /// Stage 3: every file that lists models, made from the models' listing
-/// rows and written where its key changed (see [`crate::listings`]).
+/// rows and written where its key changed (see [`crate::pages::listings`]).
 fn write_listings(
     renderer: &ModelRenderer<'_>,
     writer: &SiteWriter,

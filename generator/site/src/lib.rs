@@ -17,7 +17,8 @@ pub mod settings;
 mod store;
 
 // The crate's public paths, as they were before the modules were grouped.
-pub use pages::{api, card_files, gguf, listings, notebook, search, tasks};
+pub use pages::listings::search;
+pub use pages::{api, card_files, gguf, listings, notebook, tasks};
 pub use store::{changes, deployable, manifest, output, site_folder};
 
 pub use build::{build_site, check_models, BuildOptions, BuildReport, CheckOptions, CheckReport};

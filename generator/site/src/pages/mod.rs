@@ -8,8 +8,8 @@
 //!   the local-apps section; [`model_notes`] says what was left out;
 //!   [`model_tree`] finds the models whose family tree changed.
 //! - Listings: [`listings`] makes every file that lists models (pages,
-//!   sitemaps, API listings) and [`search`] the search island's files, from
-//!   the catalogues' links ([`libraries`], [`tasks`]).
+//!   sitemaps, API listings, the search island's files), with the
+//!   catalogues' links ([`libraries`], [`tasks`]).
 //!
 //! Files are handed to the store (`crate::store`) as paths and bytes.
 
@@ -22,5 +22,4 @@ pub(crate) mod model_files;
 pub(crate) mod model_notes;
 pub(crate) mod model_tree;
 pub mod notebook;
-pub mod search;
 pub mod tasks;

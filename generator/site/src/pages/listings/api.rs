@@ -7,8 +7,9 @@
 
 use serde::Serialize;
 
+use super::file::{KeyHasher, ListingFile};
+use super::groups::{Groups, ListingInput};
 use super::pager::page_count;
-use super::{Groups, KeyHasher, ListingFile, ListingInput};
 use crate::pages::api::{to_json_bytes, API_VERSION};
 
 #[derive(Serialize)]

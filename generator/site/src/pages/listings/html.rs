@@ -1,7 +1,6 @@
 //! The listing pages: the home page, every task, library and namespace
 //! listing cut into numbered pages, the namespace index (namespaces by name,
-//! in pages too), the task and library indexes, the 404 page and
-//! `robots.txt`.
+//! in pages too), the task and library indexes and the 404 page.
 //!
 //! Page 1 of a listing is its folder (`tasks/text-generation/`), page n is
 //! `page/n/` inside it; a namespace's pages are `<namespace>/-/page/n/`,
@@ -15,60 +14,11 @@ use modelpages_render::{
     NamespaceListing, TaskListing,
 };
 
+use super::file::{KeyHasher, ListingFile};
+use super::folders::PagedFolder;
+use super::groups::{Groups, ListingInput};
 use super::pager::{page_count, pager};
-use super::{Groups, KeyHasher, ListingFile, ListingInput};
 use crate::pages::libraries::library_link;
-
-/// A listing's pages: where page 1 is, and where the others go.
-#[derive(Clone, Debug)]
-pub struct PagedFolder {
-    /// Page 1's folder, relative to the site root, ending in `/`.
-    pub first: String,
-    /// Inside `first`, where page `n` (2 and up) goes: `{pages}{n}/`.
-    pub pages: &'static str,
-}
-
-impl PagedFolder {
-    pub fn task(key: &str) -> PagedFolder {
-        PagedFolder { first: format!("tasks/{key}/"), pages: "page/" }
-    }
-
-    pub fn library(key: &str) -> PagedFolder {
-        PagedFolder { first: format!("libraries/{key}/"), pages: "page/" }
-    }
-
-    pub fn namespace(name: &str) -> PagedFolder {
-        PagedFolder { first: format!("{name}/"), pages: "-/page/" }
-    }
-
-    pub fn namespace_index() -> PagedFolder {
-        PagedFolder { first: "namespaces/".to_owned(), pages: "page/" }
-    }
-
-    /// Page `n`'s folder, relative to the site root.
-    pub fn folder(&self, n: usize) -> String {
-        if n == 1 {
-            self.first.clone()
-        } else {
-            format!("{}{}{n}/", self.first, self.pages)
-        }
-    }
-}
-
-/// Every listing page's folder with its page count, in the order the
-/// sitemap lists them: indexes first, then tasks, libraries, namespaces.
-pub fn listing_folders(input: &ListingInput<'_>, groups: &Groups<'_>) -> Vec<(PagedFolder, usize)> {
-    let per_page = input.settings.page_size;
-    let mut folders = vec![
-        (PagedFolder { first: "tasks/".into(), pages: "page/" }, 1),
-        (PagedFolder { first: "libraries/".into(), pages: "page/" }, 1),
-        (PagedFolder::namespace_index(), page_count(groups.namespaces.len(), per_page)),
-    ];
-    folders.extend(groups.tasks.iter().map(|(t, ranks)| (PagedFolder::task(&t.key), page_count(ranks.len(), per_page))));
-    folders.extend(groups.libraries.iter().map(|(l, ranks)| (PagedFolder::library(&l.key), page_count(ranks.len(), per_page))));
-    folders.extend(groups.namespaces.iter().map(|(ns, ranks)| (PagedFolder::namespace(ns), page_count(ranks.len(), per_page))));
-    folders
-}
 
 /// What a model listing is of.
 #[derive(Clone)]
@@ -97,7 +47,6 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     files.push(ListingFile::lazy("404.html".into(), KeyHasher::new("404").finish(), move || {
         Ok(render_not_found_page(templates, site)?.into_bytes())
     }));
-    files.push(ListingFile::ready("robots.txt".into(), super::sitemap::robots_txt(input.base_url).into_bytes()));
 
     let top = (0..models.len().min(input.settings.page_size) as u32).collect::<Vec<_>>();
     let mut key = KeyHasher::new("home");

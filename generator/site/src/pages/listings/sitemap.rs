@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use modelpages_render::escape_html;
 
-use super::html::{listing_folders, PagedFolder};
-use super::{Groups, KeyHasher, ListingFile, ListingInput};
+use super::file::{KeyHasher, ListingFile};
+use super::folders::{listing_folders, PagedFolder};
+use super::groups::{Groups, ListingInput};
 use crate::settings::MAX_LISTING_FILE_BYTES;
 
 const URLSET_HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
@@ -42,8 +43,16 @@ enum Loc {
     Model(u32),
 }
 
-/// `sitemap.xml`, and `sitemaps/<n>.xml` when one file is not enough.
+/// `sitemap.xml`, `sitemaps/<n>.xml` when one file is not enough, and
+/// `robots.txt`, which names the sitemap.
 pub fn sitemap_files<'a>(input: &'a ListingInput<'a>, groups: &Groups<'a>) -> Vec<ListingFile<'a>> {
+    let mut files = vec![ListingFile::ready("robots.txt".into(), robots_txt(input.base_url).into_bytes())];
+    files.extend(sitemaps(input, groups));
+    files
+}
+
+/// `sitemap.xml`, and `sitemaps/<n>.xml` when one file is not enough.
+fn sitemaps<'a>(input: &'a ListingInput<'a>, groups: &Groups<'a>) -> Vec<ListingFile<'a>> {
     let base_url = input.base_url;
     let folders: Arc<Vec<(PagedFolder, usize)>> = Arc::new(listing_folders(input, groups));
     let mut locs: Vec<Loc> = vec![Loc::Home];
@@ -114,7 +123,8 @@ fn cut(lengths: &[usize], most: usize, bytes: usize) -> Vec<std::ops::Range<usiz
     runs
 }
 
-pub fn robots_txt(base_url: &str) -> String {
+/// Allows everything and names the sitemap, which must be an absolute URL.
+fn robots_txt(base_url: &str) -> String {
     format!("User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n")
 }
 

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::{ListingError, ListingFile};
+use super::file::{ListingError, ListingFile};
 use crate::store::io_pool::with_io_threads;
 use crate::store::manifest::{ListingKey, ListingKeys};
 use crate::store::writer::SiteWriter;

@@ -16,7 +16,8 @@
 
 use serde::Serialize;
 
-use crate::pages::listings::{Groups, ListingFile, ListingInput};
+use crate::pages::listings::file::ListingFile;
+use crate::pages::listings::groups::{Groups, ListingInput};
 
 /// The manifest's format; the island refuses another.
 pub const VERSION: u32 = 1;

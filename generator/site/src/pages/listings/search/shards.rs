@@ -19,7 +19,8 @@ use serde::Serialize;
 
 use super::trie::Shard;
 use super::words::{model_words, words};
-use crate::pages::listings::{Groups, KeyHasher, ListingFile};
+use crate::pages::listings::file::{KeyHasher, ListingFile};
+use crate::pages::listings::groups::Groups;
 
 /// Where the shard of `prefix` is, relative to the site root.
 pub fn shard_path(prefix: &str) -> String {

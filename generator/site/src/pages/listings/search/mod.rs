@@ -24,7 +24,8 @@ pub mod words;
 
 use modelpages_render::ModelSummary;
 
-use crate::pages::listings::{Groups, ListingFile, ListingInput};
+use crate::pages::listings::file::ListingFile;
+use crate::pages::listings::groups::{Groups, ListingInput};
 use crate::settings::ListingSettings;
 
 /// The word trie of a site's models, from which its search files are made.

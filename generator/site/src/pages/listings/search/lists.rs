@@ -19,8 +19,9 @@ use modelpages_render::ModelSummary;
 use serde::Serialize;
 
 use super::shards::StringTable;
+use crate::pages::listings::file::{KeyHasher, ListingFile};
+use crate::pages::listings::groups::{Groups, ListingInput};
 use crate::pages::listings::pager::page_count;
-use crate::pages::listings::{Groups, KeyHasher, ListingFile, ListingInput};
 
 /// The orders a listing comes in, as named in its path.
 pub const ORDERS: [&str; 3] = ["downloads", "likes", "name"];

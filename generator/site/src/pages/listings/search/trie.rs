@@ -252,7 +252,7 @@ fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize) -> (u32, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pages::search::words::model_words;
+    use crate::pages::listings::search::words::model_words;
 
     fn summary(id: &str, tags: &[&str]) -> ModelSummary {
         ModelSummary {

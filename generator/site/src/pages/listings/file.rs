@@ -1,0 +1,107 @@
+//! A listing file as plain data: its path, its key (a hash of everything
+//! it is made from) and how to make its bytes, called only when the key
+//! changed. [`KeyHasher`] builds keys; [`row_key`] is a model's listing row.
+//! The keys themselves are kept between builds by the manifest
+//! (`store::manifest`), which is where their type is defined.
+
+use modelpages_render::{ModelSummary, TemplateError};
+
+use crate::store::manifest::ListingKey;
+use crate::store::output::OutputError;
+
+/// Makes the bytes of a listing file; only called when its key changed.
+pub type Render<'a> = Box<dyn Fn() -> Result<Vec<u8>, TemplateError> + Send + Sync + 'a>;
+
+/// One file of the site that lists models.
+pub struct ListingFile<'a> {
+    /// Relative to the output folder.
+    pub path: String,
+    pub key: ListingKey,
+    pub render: Render<'a>,
+}
+
+impl<'a> ListingFile<'a> {
+    /// A file made on the spot (small ones): its key is the hash of its bytes.
+    pub fn ready(path: String, bytes: Vec<u8>) -> ListingFile<'a> {
+        let key = KeyHasher::new("bytes").bytes(&bytes).finish();
+        ListingFile { path, key, render: Box::new(move || Ok(bytes.clone())) }
+    }
+
+    /// A file made only when `key` changed.
+    pub fn lazy(path: String, key: ListingKey, render: impl Fn() -> Result<Vec<u8>, TemplateError> + Send + Sync + 'a) -> ListingFile<'a> {
+        ListingFile { path, key, render: Box::new(render) }
+    }
+}
+
+/// A listing file that could not be made or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ListingError {
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+/// Builds a [`ListingKey`]; every value is written with its length, so two
+/// different sequences of values never hash alike.
+pub struct KeyHasher(blake3::Hasher);
+
+impl KeyHasher {
+    /// `kind` keeps files of different kinds from sharing keys.
+    pub fn new(kind: &str) -> KeyHasher {
+        let mut hasher = KeyHasher(blake3::Hasher::new());
+        hasher.str(kind);
+        hasher
+    }
+
+    pub fn str(&mut self, s: &str) -> &mut KeyHasher {
+        self.bytes(s.as_bytes())
+    }
+
+    pub fn bytes(&mut self, b: &[u8]) -> &mut KeyHasher {
+        self.0.update(&(b.len() as u64).to_le_bytes());
+        self.0.update(b);
+        self
+    }
+
+    pub fn num(&mut self, n: u64) -> &mut KeyHasher {
+        self.0.update(&n.to_le_bytes());
+        self
+    }
+
+    pub fn opt_num(&mut self, n: Option<u64>) -> &mut KeyHasher {
+        match n {
+            Some(n) => self.num(1).num(n),
+            None => self.num(0),
+        }
+    }
+
+    pub fn opt_str(&mut self, s: Option<&str>) -> &mut KeyHasher {
+        match s {
+            Some(s) => self.num(1).str(s),
+            None => self.num(0),
+        }
+    }
+
+    pub fn key(&mut self, key: &ListingKey) -> &mut KeyHasher {
+        self.0.update(key);
+        self
+    }
+
+    pub fn finish(&self) -> ListingKey {
+        let hash = self.0.finalize();
+        hash.as_bytes()[..16].try_into().expect("16 of 32 bytes")
+    }
+}
+
+/// The key of a model's listing row: every field of its summary, so any
+/// file showing any of them changes with it.
+pub fn row_key(summary: &ModelSummary) -> ListingKey {
+    let mut hasher = KeyHasher::new("row");
+    hasher.str(&summary.id).str(&summary.url).opt_str(summary.task.as_deref()).opt_str(summary.library.as_deref());
+    hasher.opt_num(summary.downloads).opt_num(summary.likes);
+    for tag in summary.tags.iter() {
+        hasher.str(tag);
+    }
+    hasher.finish()
+}
