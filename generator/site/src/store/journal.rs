@@ -2,15 +2,16 @@
 //! large site (swapping in a whole new tree would mean linking every page).
 //!
 //! A transaction first writes every new file into a folder beside the output
-//! (`.dist.txn`), then records the plan of renames and removals there
-//! (`plan.json`, written then renamed: the commit point), then applies it. A
-//! build killed before the commit point leaves the old site untouched (the next
-//! build throws the folder away); one killed after it leaves a plan that the
-//! next build finishes before doing anything else. Every file of the site is
+//! (`.dist.txn`), then records its steps, the renames and removals, there
+//! ([`CommitSteps`] in `plan.json`, written then renamed: the commit point),
+//! then carries them out. A build killed before the commit point leaves the
+//! old site untouched (the next build throws the folder away); one killed
+//! after it leaves steps that the next build finishes before doing anything
+//! else. Every file of the site is
 //! replaced by a rename, so none is ever seen half-written.
 //!
 //! A folder beside the output may come from anywhere (a hub snapshot can ship
-//! one), so a plan is finished only if it names the very output folder it was
+//! one), so its steps are finished only if they name the very output folder they were
 //! made for (by device and inode) and nothing but plain paths inside it; the
 //! manifest's path is never taken from it. Every path is walked without
 //! following a link (see [`crate::store::nofollow`]), so a link inside the output or
@@ -29,9 +30,12 @@ use crate::store::manifest::{folder_identity, manifest_path};
 use crate::store::nofollow::{plain_parts, Dir, Kind};
 use crate::store::output::{io_error, remove_tree, sibling, OutputError, OutputLock};
 
-const PLAN_FILE: &str = "plan.json";
+/// Where a transaction's steps are recorded. The name on disk is the one
+/// earlier versions wrote, so a transaction committed by one of them just
+/// before it was killed is still finished, not thrown away.
+const STEPS_FILE: &str = "plan.json";
 
-/// One step of a plan, in the order they are applied.
+/// One step of a transaction, in the order they are carried out.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 enum Step {
     /// Rename `files/<file>` to `<rel>` in the output.
@@ -40,13 +44,14 @@ enum Step {
     Remove { rel: String },
 }
 
-/// What a committed transaction will do. It holds no path but plain ones
-/// inside the output: the output and the manifest are always where this
-/// build's options put them, never where a plan found on disk says.
+/// What a committed transaction will do (not to be confused with
+/// `store::plan`, which decides what a build does). It holds no path but
+/// plain ones inside the output: the output and the manifest are always where
+/// this build's options put them, never where steps found on disk say.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Plan {
-    /// Device and inode of the output folder the plan was made for: a plan
+struct CommitSteps {
+    /// Device and inode of the output folder the steps were made for: steps
     /// beside another folder (a copy, a restored backup, a planted one) is
     /// not applied.
     site: (u64, u64),
@@ -144,23 +149,23 @@ impl Transaction {
         let manifest_file = self.stage_with(manifest)?;
         let site = folder_identity(&self.out)
             .ok_or_else(|| io_error(&self.out)(io::Error::from(io::ErrorKind::NotFound)))?;
-        let plan = Plan { site, steps, manifest: Some(manifest_file) };
+        let commit = CommitSteps { site, steps, manifest: Some(manifest_file) };
         // Folders are made before the commit point: a site folder that
         // refuses new entries (or holds a link where a folder goes) then
         // fails the build with the old site intact, instead of leaving a
-        // plan that cannot be carried out.
+        // commit that cannot be carried out.
         let out = Dir::open(&self.out)?;
-        for step in &plan.steps {
+        for step in &commit.steps {
             if let Step::Write { rel, .. } = step {
                 out.descend(&parts(&self.out, rel)?.0, true)?;
             }
         }
-        let json = serde_json::to_vec(&plan).expect("plans serialise");
+        let json = serde_json::to_vec(&commit).expect("steps serialise");
         let staged = OsStr::new("plan.json.tmp");
         self.folder.write_new(staged, &json)?;
-        self.folder.rename(staged, &self.folder, OsStr::new(PLAN_FILE))?;
+        self.folder.rename(staged, &self.folder, OsStr::new(STEPS_FILE))?;
         self.committed = true;
-        apply(&self.out, &out, &self.files, &plan)?;
+        apply(&self.out, &out, &self.files, &commit)?;
         remove_tree(&self.dir).map_err(io_error(&self.dir))
     }
 }
@@ -174,7 +179,7 @@ impl Drop for Transaction {
 }
 
 /// Finishes a committed transaction that a killed build left on `out`, or
-/// throws away one that never reached its commit point. A plan that this
+/// throws away one that never reached its commit point. Steps that this
 /// program did not write for this very folder is refused, untouched, for
 /// its owner to look at.
 pub fn recover(out: &Path, _lock: &OutputLock) -> Result<(), OutputError> {
@@ -191,22 +196,22 @@ pub fn recover(out: &Path, _lock: &OutputLock) -> Result<(), OutputError> {
         return remove_tree(&dir).map_err(io_error(&dir));
     }
     let folder = Dir::open(&dir)?;
-    let Some(bytes) = folder.read(OsStr::new(PLAN_FILE))? else {
+    let Some(bytes) = folder.read(OsStr::new(STEPS_FILE))? else {
         // Cut short before its commit point: the site was never touched.
         return remove_tree(&dir).map_err(io_error(&dir));
     };
-    let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| foreign(format!("{PLAN_FILE} does not parse: {e}")))?;
-    if folder_identity(out) != Some(plan.site) {
-        return Err(foreign(format!("{PLAN_FILE} was made for another folder")));
+    let commit: CommitSteps = serde_json::from_slice(&bytes).map_err(|e| foreign(format!("{STEPS_FILE} does not parse: {e}")))?;
+    if folder_identity(out) != Some(commit.site) {
+        return Err(foreign(format!("{STEPS_FILE} was made for another folder")));
     }
-    for step in &plan.steps {
+    for step in &commit.steps {
         let (Step::Write { rel, .. } | Step::Remove { rel }) = step;
         if plain_parts(rel).is_none() {
-            return Err(foreign(format!("{PLAN_FILE} names {rel:?}, not a plain path inside the output")));
+            return Err(foreign(format!("{STEPS_FILE} names {rel:?}, not a plain path inside the output")));
         }
     }
     let files = folder.child(OsStr::new("files"), false)?;
-    apply(out, &Dir::open(out)?, &files, &plan)?;
+    apply(out, &Dir::open(out)?, &files, &commit)?;
     remove_tree(&dir).map_err(io_error(&dir))
 }
 
@@ -218,12 +223,12 @@ fn parts<'a>(out: &Path, rel: &'a str) -> Result<(Vec<&'a OsStr>, &'a OsStr), Ou
     })
 }
 
-/// Carries out `plan` on the output `out` (opened as `out_dir`) from the
+/// Carries out `commit` on the output `out` (opened as `out_dir`) from the
 /// staged `files`; safe to run again after being cut short, since a staged
 /// file that is gone was already renamed into place. Every path is walked
 /// without following a link.
-fn apply(out: &Path, out_dir: &Dir, files: &Dir, plan: &Plan) -> Result<(), OutputError> {
-    for step in &plan.steps {
+fn apply(out: &Path, out_dir: &Dir, files: &Dir, commit: &CommitSteps) -> Result<(), OutputError> {
+    for step in &commit.steps {
         match step {
             Step::Write { rel, file } => {
                 let (folders, name) = parts(out, rel)?;
@@ -254,14 +259,14 @@ fn apply(out: &Path, out_dir: &Dir, files: &Dir, plan: &Plan) -> Result<(), Outp
             }
         }
     }
-    if let Some(file) = plan.manifest {
+    if let Some(file) = commit.manifest {
         rename_staged(files, file, |staged| files.rename_to_path(staged, &manifest_path(out)))?;
     }
     Ok(())
 }
 
 /// Moves staged file `file` with `rename`, unless it is gone: then an
-/// earlier, interrupted run of the plan already moved it. Only a regular file
+/// earlier, interrupted run of the steps already moved it. Only a regular file
 /// is moved, so a link staged in its place never lands in the site.
 fn rename_staged(
     files: &Dir,
@@ -290,14 +295,16 @@ mod tests {
         out
     }
 
-    /// Leaves `plan` (JSON) and staged files as a killed build would.
-    fn leave_plan(out: &Path, plan: &serde_json::Value, staged: &[&str]) {
+    /// Leaves `steps` (JSON) and staged files as a killed build would,
+    /// under the name every version so far has written them to, so that
+    /// recovery is tested against transactions left by earlier versions too.
+    fn leave_steps(out: &Path, steps: &serde_json::Value, staged: &[&str]) {
         let dir = txn_dir(out);
         fs::create_dir_all(dir.join("files")).unwrap();
         for (i, bytes) in staged.iter().enumerate() {
             fs::write(dir.join("files").join(i.to_string()), bytes).unwrap();
         }
-        fs::write(dir.join(PLAN_FILE), plan.to_string()).unwrap();
+        fs::write(dir.join("plan.json"), steps.to_string()).unwrap();
     }
 
     fn identity(out: &Path) -> serde_json::Value {
@@ -334,9 +341,9 @@ mod tests {
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index");
         assert!(!txn_dir(&out).exists());
 
-        // A plan cut short halfway: the first step done, the second not.
+        // Steps cut short halfway: the first step done, the second not.
         fs::write(out.join("a.html"), "first").unwrap();
-        let plan = serde_json::json!({
+        let steps = serde_json::json!({
             "site": identity(&out),
             "steps": [
                 {"Write": {"rel": "a.html", "file": 5}},
@@ -345,7 +352,7 @@ mod tests {
             ],
             "manifest": 2,
         });
-        leave_plan(&out, &plan, &["", "second", "manifest"]);
+        leave_steps(&out, &steps, &["", "second", "manifest"]);
         recover(&out, &lock).unwrap();
         assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "first");
         assert_eq!(fs::read_to_string(out.join("b/b.html")).unwrap(), "second");
@@ -366,7 +373,7 @@ mod tests {
     }
 
     #[test]
-    fn plans_this_program_did_not_write_for_this_output_are_refused_untouched() {
+    fn steps_this_program_did_not_write_for_this_output_are_refused_untouched() {
         let tmp = tempfile::tempdir().unwrap();
         let out = site(tmp.path());
         let victim = tmp.path().join("victim");
@@ -381,13 +388,13 @@ mod tests {
             serde_json::json!({"site": identity(&out), "steps": [{"Write": {"rel": "../victim", "file": 0}}], "manifest": null}),
             serde_json::json!({"site": identity(&out), "steps": [{"Remove": {"rel": victim}}], "manifest": null}),
         ];
-        for plan in cases {
-            leave_plan(&out, &plan, &["pwned"]);
+        for steps in cases {
+            leave_steps(&out, &steps, &["pwned"]);
             let err = recover(&out, &lock).unwrap_err().to_string();
-            assert!(err.contains("not a transaction this program wrote for"), "{plan}: {err}");
-            assert_eq!(fs::read_to_string(&victim).unwrap(), "precious", "{plan}");
-            assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index", "{plan}");
-            assert!(txn_dir(&out).join(PLAN_FILE).exists(), "left for its owner to look at");
+            assert!(err.contains("not a transaction this program wrote for"), "{steps}: {err}");
+            assert_eq!(fs::read_to_string(&victim).unwrap(), "precious", "{steps}");
+            assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index", "{steps}");
+            assert!(txn_dir(&out).join(STEPS_FILE).exists(), "left for its owner to look at");
             fs::remove_dir_all(txn_dir(&out)).unwrap();
         }
     }
@@ -403,26 +410,26 @@ mod tests {
         fs::write(elsewhere.join("victim"), "precious").unwrap();
         let lock = lock_output(&out).unwrap();
 
-        // Through a link inside the output, with a plan bound to it.
+        // Through a link inside the output, with steps bound to it.
         symlink(&elsewhere, out.join("link")).unwrap();
-        let plan = serde_json::json!({
+        let steps = serde_json::json!({
             "site": identity(&out),
             "steps": [{"Remove": {"rel": "link/victim"}}, {"Write": {"rel": "link/planted", "file": 0}}],
             "manifest": null,
         });
-        leave_plan(&out, &plan, &["pwned"]);
+        leave_steps(&out, &steps, &["pwned"]);
         let err = recover(&out, &lock).unwrap_err().to_string();
         assert!(err.contains("link: is a symbolic link, which a build never follows"), "{err}");
         assert!(elsewhere.join("victim").exists() && !elsewhere.join("planted").exists());
         fs::remove_dir_all(txn_dir(&out)).unwrap();
 
-        // The transaction's folder a link: its plan is not read, the folder
+        // The transaction's folder a link: its steps are not read, the folder
         // it points to not emptied.
-        fs::write(elsewhere.join(PLAN_FILE), plan.to_string()).unwrap();
+        fs::write(elsewhere.join(STEPS_FILE), steps.to_string()).unwrap();
         symlink(&elsewhere, txn_dir(&out)).unwrap();
         let err = recover(&out, &lock).unwrap_err().to_string();
         assert!(err.contains("not a transaction this program wrote for") && err.contains("not a folder"), "{err}");
-        assert!(elsewhere.join(PLAN_FILE).exists() && elsewhere.join("victim").exists());
+        assert!(elsewhere.join(STEPS_FILE).exists() && elsewhere.join("victim").exists());
         // Nor does a new transaction stage its files there.
         assert!(Transaction::begin(&out, &lock).is_err());
         assert_eq!(fs::read_dir(elsewhere.join("files")).unwrap().count(), 0);
@@ -430,7 +437,7 @@ mod tests {
 
         // A staged file that is a link is never moved into the site.
         fs::remove_file(out.join("link")).unwrap();
-        leave_plan(&out, &serde_json::json!({"site": identity(&out), "steps": [{"Write": {"rel": "leak", "file": 1}}], "manifest": null}), &[]);
+        leave_steps(&out, &serde_json::json!({"site": identity(&out), "steps": [{"Write": {"rel": "leak", "file": 1}}], "manifest": null}), &[]);
         symlink(elsewhere.join("victim"), txn_dir(&out).join("files/1")).unwrap();
         assert!(recover(&out, &lock).unwrap_err().to_string().contains("is not a regular file"));
         assert!(!out.join("leak").exists());

@@ -33,8 +33,8 @@ pub(crate) fn plain_parts(rel: &str) -> Option<(Vec<&OsStr>, &OsStr)> {
             _ => return None,
         }
     }
-    // `a//b` and `a/./b` normalise silently in `components`; a plan never
-    // holds them, so they are not plain either.
+    // `a//b` and `a/./b` normalise silently in `components`; a transaction's
+    // steps never hold them, so they are not plain either.
     if rel.split('/').count() != names.len() {
         return None;
     }

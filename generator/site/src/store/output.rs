@@ -130,9 +130,9 @@ impl Staging {
         let prefix = sibling(out, ".tmp-");
         let parent = prefix.parent().expect("a sibling has a parent").to_owned();
         let stale_prefix = prefix.file_name().expect("named").to_string_lossy().into_owned();
-        let listing = fs::read_dir(if parent.as_os_str().is_empty() { Path::new(".") } else { &parent })
+        let siblings = fs::read_dir(if parent.as_os_str().is_empty() { Path::new(".") } else { &parent })
             .map_err(io_error(&parent))?;
-        for entry in listing.flatten() {
+        for entry in siblings.flatten() {
             if entry.file_name().to_string_lossy().starts_with(&stale_prefix) {
                 remove_tree(&entry.path()).map_err(io_error(&entry.path()))?;
             }
@@ -216,7 +216,7 @@ pub fn remove_tree(dir: &Path) -> io::Result<()> {
         Ok(_) => {}
     }
     let entries: Vec<fs::DirEntry> = match fs::read_dir(dir) {
-        Ok(listing) => listing.collect::<io::Result<_>>()?,
+        Ok(names) => names.collect::<io::Result<_>>()?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e),
     };

@@ -119,7 +119,7 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 
 /// Whether the site in `out` still holds the files the previous build wrote
 /// for the models of `plan`, as far as a cheap look can tell: every
-/// top-level name they live under is there (one listing of the output:
+/// top-level name they live under is there (one read of the output folder:
 /// catches `rm -rf dist/*` and a namespace folder deleted by hand), and every
 /// file of a sample of the models is (every n-th model in the plan's order,
 /// so the same site gives the same sample). Assets need no look: an
@@ -128,8 +128,8 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// again the same site gives the same sample). At 100,000 models this takes
 /// 15 to 35 ms on a loaded two-core machine.
 pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeIterator<Item = &'a str>) -> bool {
-    let Ok(listing) = fs::read_dir(out) else { return false };
-    let present: HashSet<OsString> = listing.filter_map(Result::ok).map(|e| e.file_name()).collect();
+    let Ok(names) = fs::read_dir(out) else { return false };
+    let present: HashSet<OsString> = names.filter_map(Result::ok).map(|e| e.file_name()).collect();
     let entries = plan.keep.iter().map(|(_, entry)| entry).chain(plan.read.iter().filter_map(|job| job.previous.as_ref()));
     let stride = ((plan.keep.len() + plan.read.len()) / SAMPLED_MODELS).max(1);
     let mut top_level: HashSet<&str> = HashSet::new();
