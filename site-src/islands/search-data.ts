@@ -1,6 +1,6 @@
 /**
  * The search's files, fetched as they are needed and kept for the visit
- * (see generator/site/src/search/mod.rs for what each holds):
+ * (see generator/site/src/pages/listings/search/mod.rs for what each holds):
  *
  * - `search/index.json`, the manifest: counts, facets, sizes, and the first
  *   hops into the word trie. Fetched once; it names no model.

@@ -1,6 +1,6 @@
 /**
  * The words search knows a model by, by the generator's rules
- * (generator/site/src/search/words.rs; both are tested on
+ * (generator/site/src/pages/listings/search/words.rs; both are tested on
  * test/fixtures/search-words.json): a word is a run of ASCII letters and
  * digits, lowercased and cut to MAX_WORD characters; everything else only
  * separates words. A model matches a query when each query word begins one

@@ -6,6 +6,12 @@
 //! file that lists models (listing pages, sitemaps, API listings and the
 //! search files of [`search`]), and [`output`] writes the pages into a
 //! staging folder that replaces the old site in one step.
+//!
+//! The modules stand in layers, each using only those below it: `build`
+//! (the pipeline), `error` ([`BuildError`]), `pages` (what is written from
+//! the models), [`settings`], `store` (what is kept on disk and how it is
+//! written safely), then [`assets`], [`corpus`] and [`progress`].
+//! ARCHITECTURE.md has the map.
 
 mod build;
 mod error;

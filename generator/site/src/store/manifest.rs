@@ -5,7 +5,7 @@
 //! deploying the site does not upload it. It names the output folder it
 //! describes by device and inode: a site replaced by other means is not trusted.
 //!
-//! It also keeps the key of every listing file (see `listings`), so a rebuild
+//! It also keeps the key of every listing file (see `pages::listings`), so a rebuild
 //! renders only the listing pages, search shards and sitemaps whose models
 //! changed.
 //!
