@@ -15,37 +15,42 @@ use crate::pages::api::{to_json_bytes, API_VERSION};
 #[derive(Serialize)]
 struct LibrariesDoc<'a> {
     api_version: u32,
-    libraries: Vec<LibraryDoc<'a>>,
-}
-
-#[derive(Serialize)]
-struct LibraryDoc<'a> {
-    key: &'a str,
-    label: &'a str,
-    repo_url: &'a str,
-    docs_url: Option<&'a str>,
-    page: String,
-    has_examples: bool,
-    model_count: usize,
-    #[serde(flatten)]
-    pages: ModelPagesDoc,
+    libraries: Vec<GroupDoc<'a, LibraryFacts<'a>>>,
 }
 
 #[derive(Serialize)]
 struct TasksDoc<'a> {
     api_version: u32,
-    tasks: Vec<TaskDoc<'a>>,
+    tasks: Vec<GroupDoc<'a, TaskFacts<'a>>>,
 }
 
+/// One library or task: what is its own (`facts`), its page, and where the
+/// ids of its models are. Fields stay in the order the files have always had.
 #[derive(Serialize)]
-struct TaskDoc<'a> {
+struct GroupDoc<'a, Facts> {
     key: &'a str,
-    name: &'a str,
-    modality: &'a str,
+    #[serde(flatten)]
+    facts: Facts,
     page: String,
+    /// Libraries only: whether the site shows usage examples for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    has_examples: Option<bool>,
     model_count: usize,
     #[serde(flatten)]
     pages: ModelPagesDoc,
+}
+
+#[derive(Serialize)]
+struct LibraryFacts<'a> {
+    label: &'a str,
+    repo_url: &'a str,
+    docs_url: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct TaskFacts<'a> {
+    name: &'a str,
+    modality: &'a str,
 }
 
 /// Where a listing's ids are.
@@ -74,24 +79,55 @@ struct ModelListDoc<'a> {
     next: Option<String>,
 }
 
-/// The two listing files and every page of ids.
-pub fn api_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
-    let base = &input.site.base_path;
-    let per_page = input.settings.api_page_size;
-    let mut files = Vec::new();
-    // `kind` names the folder (`libraries`), `one` what a page lists (`library`).
-    let mut listing = |kind: &'static str, one: &'static str, key: &'a str, ranks: &'a [u32]| -> ModelPagesDoc {
+/// A kind of group the API lists: `folder` names its folders
+/// (`libraries`), `one` what a page of ids lists (`library`).
+#[derive(Clone, Copy)]
+struct Kind {
+    folder: &'static str,
+    one: &'static str,
+}
+
+const LIBRARIES: Kind = Kind { folder: "libraries", one: "library" };
+const TASKS: Kind = Kind { folder: "tasks", one: "task" };
+
+/// Makes the entries of the two listing files, gathering the pages of ids
+/// each entry points to.
+struct Entries<'a> {
+    input: &'a ListingInput<'a>,
+    id_pages: Vec<ListingFile<'a>>,
+}
+
+impl<'a> Entries<'a> {
+    /// The entry of the group `key` of `kind` (its models are `ranks`), and
+    /// the pages of its ids.
+    fn entry<Facts>(&mut self, kind: Kind, key: &'a str, ranks: &'a [u32], facts: Facts, has_examples: Option<bool>) -> GroupDoc<'a, Facts> {
+        let base = &self.input.site.base_path;
+        GroupDoc {
+            key,
+            facts,
+            page: format!("{base}{}/{key}/", kind.folder),
+            has_examples,
+            model_count: ranks.len(),
+            pages: self.id_pages(kind, key, ranks),
+        }
+    }
+
+    /// Adds the pages of ids of one group; says where they are.
+    fn id_pages(&mut self, kind: Kind, key: &'a str, ranks: &'a [u32]) -> ModelPagesDoc {
+        let input = self.input;
+        let (base, per_page) = (&input.site.base_path, input.settings.api_page_size);
+        let Kind { folder, one } = kind;
         let pages = if ranks.is_empty() { 0 } else { page_count(ranks.len(), per_page) };
-        let url = move |n: usize| format!("{base}api/{kind}/{key}/{n}.json");
+        let url = move |n: usize| format!("{base}api/{folder}/{key}/{n}.json");
         for page in 1..=pages {
             let ids = &ranks[(page - 1) * per_page..(page * per_page).min(ranks.len())];
             let mut hash = KeyHasher::new("api ids");
-            hash.str(kind).str(key).num(page as u64).num(pages as u64).num(ranks.len() as u64);
+            hash.str(folder).str(key).num(page as u64).num(pages as u64).num(ranks.len() as u64);
             ids.iter().for_each(|&r| {
                 hash.str(&input.models[r as usize].id);
             });
-            let path = format!("api/{kind}/{key}/{page}.json");
-            files.push(ListingFile::lazy(path, hash.finish(), move || {
+            let path = format!("api/{folder}/{key}/{page}.json");
+            self.id_pages.push(ListingFile::lazy(path, hash.finish(), move || {
                 Ok(to_json_bytes(&ModelListDoc {
                     api_version: API_VERSION,
                     listing: one,
@@ -106,21 +142,20 @@ pub fn api_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec
             }));
         }
         ModelPagesDoc { model_pages: pages, models_url: (pages > 0).then(|| url(1)) }
-    };
+    }
+}
+
+/// The two listing files and every page of ids.
+pub fn api_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
+    let mut entries = Entries { input, id_pages: Vec::new() };
     let libraries = LibrariesDoc {
         api_version: API_VERSION,
         libraries: groups
             .libraries
             .iter()
-            .map(|(library, ranks)| LibraryDoc {
-                key: &library.key,
-                label: &library.pretty_label,
-                repo_url: &library.repo_url,
-                docs_url: library.docs_url.as_deref(),
-                page: format!("{base}libraries/{}/", library.key),
-                has_examples: input.snippets.has_snippets(&library.key),
-                model_count: ranks.len(),
-                pages: listing("libraries", "library", &library.key, ranks),
+            .map(|(library, ranks)| {
+                let facts = LibraryFacts { label: &library.pretty_label, repo_url: &library.repo_url, docs_url: library.docs_url.as_deref() };
+                entries.entry(LIBRARIES, &library.key, ranks, facts, Some(input.snippets.has_snippets(&library.key)))
             })
             .collect(),
     };
@@ -129,16 +164,10 @@ pub fn api_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec
         tasks: groups
             .tasks
             .iter()
-            .map(|(task, ranks)| TaskDoc {
-                key: &task.key,
-                name: &task.name,
-                modality: &task.modality,
-                page: format!("{base}tasks/{}/", task.key),
-                model_count: ranks.len(),
-                pages: listing("tasks", "task", &task.key, ranks),
-            })
+            .map(|(task, ranks)| entries.entry(TASKS, &task.key, ranks, TaskFacts { name: &task.name, modality: &task.modality }, None))
             .collect(),
     };
+    let mut files = entries.id_pages;
     files.push(ListingFile::ready("api/libraries.json".into(), to_json_bytes(&libraries)));
     files.push(ListingFile::ready("api/tasks.json".into(), to_json_bytes(&tasks)));
     files
