@@ -49,11 +49,21 @@ for root in glob.glob(os.path.join(work, f".site-{n}.tmp-*")) + [out]:
             key = f"{model_dirs}:{ns.name}"
             if not ns.is_dir(follow_symlinks=False) or (model_dirs and ns.name in listing) or key in done:
                 continue
-            if time.time() - ns.stat().st_mtime < min_age:
+            # The build renames and removes folders as it goes: one gone
+            # between listing and looking is skipped, not an error.
+            try:
+                if time.time() - ns.stat().st_mtime < min_age:
+                    continue
+                entries = list(os.scandir(ns.path))
+            except FileNotFoundError:
                 continue
-            for entry in os.scandir(ns.path):
+            for entry in entries:
                 files = [os.path.join(entry.path, f) for f in ("index.html", "notebook.ipynb")] if model_dirs else [entry.path]
-                if model_dirs and (entry.name == "-" or not entry.is_dir(follow_symlinks=False)):
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
+                if model_dirs and (entry.name == "-" or not is_dir):
                     continue
                 for f in files:
                     try:

@@ -23,7 +23,7 @@ use crate::pages::listings::write::{keep_listing_files, write_listing_files, Lis
 use crate::pages::listings::{listing_files, Groups, ListingInput};
 use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
-use crate::pages::model_tree::{block_hash, block_of, stale_models, tree_index};
+use crate::pages::model_tree::{block_hash, block_of, TreeScope};
 use crate::pages::listings::search::SearchFiles;
 use crate::pages::tasks::TaskCatalogue;
 use crate::store::changes::{ChangeLog, PendingChanges};
@@ -133,6 +133,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         writer.write_listing(path, bytes)?;
     }
     writer.write_listing(MARKER, MARKER_TEXT.as_bytes())?;
+    // A build that reads few models checks only the parts of the model
+    // tree they reach (see `model_tree`).
+    let tree_scope = TreeScope::new(had_previous && is_small_change(&plan), &plan.read, &plan.removed);
     let BuildPlan { mut read, keep, removed, mut errors } = plan;
     // Whether any model's listing row (its summary) changed, appeared or
     // went: if not, every listing file stays as it is.
@@ -162,16 +165,12 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // Pages are first rendered with the tree of the previous build (the
     // kept models and the previous entries of those read again); the
     // second pass below renders again those whose block changed.
-    let first_tree = {
-        let previous = read.iter().filter_map(|job| Some((job.source.folder_id.as_str(), &**job.previous.as_ref()?)));
-        tree_index(manifest.models.iter().map(|(id, e)| (id.as_str(), &**e)).chain(previous))
-    };
-    let mut renderer = ModelRenderer::new(&templates, &site, &options.settings);
-    renderer.tree = first_tree;
+    let first_tree = tree_scope.first_tree(&manifest.models, &read);
+    let renderer = ModelRenderer::new(&templates, &site, &options.settings);
     progress.start(read.len() as u64);
     let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
         let id = job.source.folder_id.clone();
-        let outcome = renderer.process(&writer, job, files);
+        let outcome = renderer.process(&writer, job, files, &first_tree);
         progress.advance();
         outcome.map(|o| (id, o))
     })?;
@@ -184,8 +183,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let mut passes = 0;
     loop {
         rendered += absorb_outcomes(std::mem::take(&mut outcomes), &mut manifest, &mut errors, &mut rows_changed);
-        renderer.tree = tree_index(manifest.models.iter().map(|(id, e)| (id.as_str(), &**e)));
-        let stale = stale_models(&manifest.models, &renderer.tree);
+        let (stale, tree) = tree_scope.stale(&manifest.models);
         // One pass settles it (a page's block depends on the others'
         // records, not on their pages); the bound only guards the loop.
         if stale.is_empty() || passes == 2 {
@@ -204,7 +202,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         rendered = rendered.saturating_sub(jobs.len());
         outcomes = render_with_read_ahead(jobs, |job, files| {
             let id = job.source.folder_id.clone();
-            renderer.process(&writer, job, files).map(|o| (id, o))
+            renderer.process(&writer, job, files, &tree).map(|o| (id, o))
         })?;
     }
     timer.lap("model tree");
@@ -362,8 +360,6 @@ struct ModelRenderer<'a> {
     highlighter: Highlighter,
     /// Whether cards show `https:` images (`card_images`).
     remote_images: bool,
-    /// The model tree pages are rendered with (see `model_tree`).
-    tree: TreeIndex,
 }
 
 /// A model's files (path in the site, contents), listing entry and notes,
@@ -399,7 +395,6 @@ impl<'a> ModelRenderer<'a> {
             site,
             highlighter: Highlighter::new(),
             remote_images: settings.card_images == CardImages::Remote,
-            tree: TreeIndex::default(),
         }
     }
 
@@ -407,7 +402,8 @@ impl<'a> ModelRenderer<'a> {
     /// `writer`. The outer error stops the build (templates, disk); a failed
     /// model is an outcome, e.g. a record whose values no example template
     /// can use.
-    fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles) -> Result<ModelOutcome, BuildError> {
+    /// Its page shows its block of `tree` (see `model_tree`).
+    fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles, tree: &TreeIndex) -> Result<ModelOutcome, BuildError> {
         let ReadJob { source, stamp, previous } = job;
         let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
         let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.hidden));
@@ -423,7 +419,7 @@ impl<'a> ModelRenderer<'a> {
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
         if let Some(mut entry) = previous {
             let found = if entry.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &entry.card_files) };
-            let same_tree = entry.tree == block_hash(&block_of(&self.tree, &source.folder_id, &entry));
+            let same_tree = entry.tree == block_hash(&block_of(tree, &source.folder_id, &entry));
             if entry.input == with_card_files(&input, &found) && same_tree && entry.files.iter().all(|f| writer.keep(f)) {
                 entry.stamp = whole_stamp(stamp, &source.dir, &entry.card_files);
                 return Ok(ModelOutcome::Unchanged(entry));
@@ -436,7 +432,7 @@ impl<'a> ModelRenderer<'a> {
                 return Ok(ModelOutcome::Failed { err, was_listed });
             }
         };
-        let RenderedModel { files: pages, summary, notes, card_files, bases, hidden, tree } = match self.render(&model)? {
+        let RenderedModel { files: pages, summary, notes, card_files, bases, hidden, tree } = match self.render(&model, tree)? {
             Ok(rendered) => rendered,
             Err(err) => {
                 forget_old(writer);
@@ -458,7 +454,7 @@ impl<'a> ModelRenderer<'a> {
     }
 
     /// A model's files, listing entry and notes.
-    fn render(&self, model: &LoadedModel) -> Result<Result<RenderedModel, RecordError>, BuildError> {
+    fn render(&self, model: &LoadedModel, tree: &TreeIndex) -> Result<Result<RenderedModel, RecordError>, BuildError> {
         let failed = |err: modelpages_snippets::SnippetError| {
             let path = model.source.record_path();
             Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
@@ -509,7 +505,7 @@ impl<'a> ModelRenderer<'a> {
             model_id: model.id.to_string(),
         };
         let bases = base_refs(&model.record);
-        let tree = self.tree.block(model.id.as_str(), &bases);
+        let tree = tree.block(model.id.as_str(), &bases);
         let page = ModelPage {
             model,
             tree: &tree,
@@ -684,7 +680,7 @@ pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
     let BuildPlan { read, mut errors, .. } = plan_build(survey_models(&options.models_dir).map_err(BuildError::Models)?, None);
     let renderer = ModelRenderer::new(&templates, &site, &options.settings);
     let outcomes = render_with_read_ahead(read, |job, files| {
-        let made = files.and_then(|files| parse_model(&job.source, files)).map(|model| renderer.render(&model));
+        let made = files.and_then(|files| parse_model(&job.source, files)).map(|model| renderer.render(&model, &TreeIndex::default()));
         match made {
             Err(err) | Ok(Ok(Err(err))) => Ok(Err(err)),
             Ok(Ok(Ok(model))) => Ok(Ok((model.summary, model.notes))),

@@ -11,10 +11,25 @@
 //! re-renders its base, a base added or removed re-renders its
 //! derivatives, and an incremental build ends with the same bytes as a
 //! full one.
+//!
+//! At hub scale a one-model rebuild cannot afford the whole tree: building
+//! it and checking a million blocks took longer than the rest of the
+//! rebuild. So an incremental build works with parts of it. The first pass
+//! needs only the blocks of the models it reads, and [`tree_for`] gathers
+//! just the models those blocks show. Afterwards only models whose own
+//! [`TreeInput`] changed can move another model's block, and only the
+//! blocks of the models [`affected_by`] those changes need checking: a
+//! model's block shows its bases (and whether each is on the site) and its
+//! derivatives (with their downloads, if listed), so a change reaches the
+//! model itself, the bases it names or named, and the models that name it.
+//! Every other model's block is what the previous build checked.
 
-use modelpages_render::{TreeBlock, TreeIndex, TreeMember};
+use std::collections::{HashMap, HashSet};
+
+use modelpages_render::{BaseRef, TreeBlock, TreeIndex, TreeMember};
 
 use crate::store::manifest::{ModelEntry, ModelMap, TreeHash};
+use crate::store::plan::ReadJob;
 
 /// The hash of `block`; an empty block (most models) always hashes the same.
 pub fn block_hash(block: &TreeBlock) -> TreeHash {
@@ -48,6 +63,148 @@ pub fn stale_models(models: &ModelMap, index: &TreeIndex) -> Vec<String> {
         .iter()
         .filter(|(id, entry)| entry.tree != block_hash(&block_of(index, id, entry)))
         .map(|(id, _)| id.clone())
+        .collect();
+    stale.sort();
+    stale
+}
+
+/// How much of the tree a build works with (see the overview).
+pub enum TreeScope {
+    /// All of it: a full build, or one that reads many of the models.
+    Whole,
+    /// The parts that the models read or removed reach: their tree inputs
+    /// in the previous build (`None` for a model new to it), by id.
+    Parts(Vec<(String, Option<TreeInput>)>),
+}
+
+impl TreeScope {
+    /// `few`: whether the build reads and removes few of the models.
+    pub fn new(few: bool, read: &[ReadJob], removed: &[(String, Box<ModelEntry>)]) -> TreeScope {
+        if !few {
+            return TreeScope::Whole;
+        }
+        let read = read.iter().map(|job| (job.source.folder_id.clone(), job.previous.as_deref().map(TreeInput::of)));
+        let removed = removed.iter().map(|(id, entry)| (id.clone(), Some(TreeInput::of(entry))));
+        TreeScope::Parts(read.chain(removed).collect())
+    }
+
+    /// The tree the first pass renders with: the previous build's, made of
+    /// the models `kept` and the previous entries of those `read`.
+    pub fn first_tree(&self, kept: &ModelMap, read: &[ReadJob]) -> TreeIndex {
+        let previous = read.iter().filter_map(|job| Some((job.source.folder_id.as_str(), job.previous.as_deref()?)));
+        let kept_entries = kept.iter().map(|(id, entry)| (id.as_str(), &**entry));
+        match self {
+            TreeScope::Whole => tree_index(kept_entries.chain(previous)),
+            TreeScope::Parts(_) => {
+                let read_previous: HashMap<&str, &ModelEntry> = previous.clone().collect();
+                let ids: HashSet<&str> = read.iter().map(|job| job.source.folder_id.as_str()).collect();
+                let lookup = |id: &str| {
+                    let kept = kept.get_key_value(id).map(|(id, entry)| (id.as_str(), &**entry));
+                    kept.or_else(|| read_previous.get_key_value(id).map(|(id, entry)| (*id, *entry)))
+                };
+                tree_for(&ids, lookup, kept_entries.chain(previous))
+            }
+        }
+    }
+
+    /// The models of `models` whose pages show another block than the tree
+    /// of `models` gives them, sorted by id, and a tree that gives them
+    /// their right blocks.
+    pub fn stale(&self, models: &ModelMap) -> (Vec<String>, TreeIndex) {
+        let entries = || models.iter().map(|(id, entry)| (id.as_str(), &**entry));
+        let TreeScope::Parts(before) = self else {
+            let index = tree_index(entries());
+            return (stale_models(models, &index), index);
+        };
+        let changes: Vec<TreeChange> = before
+            .iter()
+            .filter_map(|(id, before)| {
+                let after = models.get(id).map(|entry| TreeInput::of(entry));
+                (after != *before).then(|| TreeChange { id: id.clone(), before: before.clone(), after })
+            })
+            .collect();
+        let affected = affected_by(&changes, models);
+        if affected.is_empty() {
+            return (Vec::new(), TreeIndex::default());
+        }
+        let ids: HashSet<&str> = affected.iter().map(String::as_str).collect();
+        let index = tree_for(&ids, |id| models.get_key_value(id).map(|(id, entry)| (id.as_str(), &**entry)), entries());
+        (stale_among(&affected, models, &index), index)
+    }
+}
+
+/// What of a model the tree blocks of others depend on: whether it is
+/// listed, its downloads (derivatives are ranked by them) and its bases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeInput {
+    pub listed: bool,
+    pub downloads: u64,
+    pub bases: Vec<BaseRef>,
+}
+
+impl TreeInput {
+    pub fn of(entry: &ModelEntry) -> TreeInput {
+        TreeInput { listed: !entry.hidden, downloads: entry.summary.downloads.unwrap_or(0), bases: entry.bases.clone() }
+    }
+}
+
+/// A model whose [`TreeInput`] is not what the previous build had: `before`
+/// is `None` for a model added, `after` for one removed (or failed).
+#[derive(Debug)]
+pub struct TreeChange {
+    pub id: String,
+    pub before: Option<TreeInput>,
+    pub after: Option<TreeInput>,
+}
+
+/// The part of the tree of `entries` that the blocks of `ids` show: `ids`
+/// themselves and the models they name (found with `lookup`), and the
+/// models that name one of them. Their blocks in it are those of the whole
+/// tree. Only models that name a base are looked into: most name none.
+pub fn tree_for<'a>(
+    ids: &HashSet<&str>,
+    lookup: impl Fn(&str) -> Option<(&'a str, &'a ModelEntry)>,
+    entries: impl Iterator<Item = (&'a str, &'a ModelEntry)>,
+) -> TreeIndex {
+    let mut chosen: HashMap<&'a str, &'a ModelEntry> = HashMap::new();
+    for (id, entry) in ids.iter().filter_map(|id| lookup(id)) {
+        chosen.insert(id, entry);
+        chosen.extend(entry.bases.iter().filter_map(|b| lookup(&b.id)));
+    }
+    chosen.extend(entries.filter(|(_, entry)| entry.bases.iter().any(|b| ids.contains(b.id.as_str()))));
+    let mut members: Vec<TreeMember<'a>> = chosen.into_iter().map(|(id, entry)| member(id, entry)).collect();
+    members.sort_by(|a, b| a.id.cmp(b.id));
+    TreeIndex::build(&members)
+}
+
+/// The models of `models` whose blocks `changes` may have moved: the
+/// changed models, every base they name or named, and every model that
+/// names one of them.
+pub fn affected_by(changes: &[TreeChange], models: &ModelMap) -> HashSet<String> {
+    if changes.is_empty() {
+        return HashSet::new();
+    }
+    let changed: HashSet<&str> = changes.iter().map(|c| c.id.as_str()).collect();
+    let mut affected: HashSet<String> = changed.iter().map(|id| (*id).to_owned()).collect();
+    for change in changes {
+        for input in change.before.iter().chain(&change.after) {
+            affected.extend(input.bases.iter().map(|b| b.id.clone()));
+        }
+    }
+    affected.extend(
+        models.iter().filter(|(_, e)| e.bases.iter().any(|b| changed.contains(b.id.as_str()))).map(|(id, _)| id.clone()),
+    );
+    affected.retain(|id| models.contains_key(id));
+    affected
+}
+
+/// Those of `ids` whose pages show another block than `index` gives them,
+/// sorted.
+pub fn stale_among(ids: &HashSet<String>, models: &ModelMap, index: &TreeIndex) -> Vec<String> {
+    let mut stale: Vec<String> = ids
+        .iter()
+        .filter(|id| models.get(*id).is_some_and(|entry| entry.tree != block_hash(&block_of(index, id, entry))))
+        .cloned()
         .collect();
     stale.sort();
     stale
@@ -104,5 +261,88 @@ mod tests {
         models.get_mut("x/ft").unwrap().summary.downloads = Some(99);
         let after = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
         assert_ne!(before, block_hash(&after.block("org/base", &[])));
+    }
+
+    /// A small random hub: ids `m0..m{n}`, some naming one or two others.
+    fn random_hub(seed: &mut u64, n: usize) -> ModelMap {
+        let mut models = ModelMap::default();
+        for i in 0..n {
+            let bases: Vec<String> = (0..next(seed) % 3).map(|_| format!("m{}", next(seed) % (n as u64 + 3))).collect();
+            let bases: Vec<&str> = bases.iter().map(String::as_str).filter(|b| *b != format!("m{i}")).collect();
+            models.insert(format!("m{i}"), entry(next(seed) % 50, &bases, next(seed) % 7 == 0));
+        }
+        settle(&mut models);
+        models
+    }
+
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    /// Gives every model the block of the whole tree, as a finished build does.
+    fn settle(models: &mut ModelMap) {
+        let index = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+        let blocks: Vec<(String, TreeHash)> =
+            models.iter().map(|(id, e)| (id.clone(), block_hash(&block_of(&index, id, e)))).collect();
+        for (id, hash) in blocks {
+            models.get_mut(&id).unwrap().tree = hash;
+        }
+    }
+
+    #[test]
+    fn the_parts_of_the_tree_find_what_the_whole_tree_finds() {
+        let mut seed = 7;
+        for round in 0..200 {
+            let mut models = random_hub(&mut seed, 5 + round % 20);
+            let n = models.len() as u64;
+            // A few models change: added, removed, re-ranked, hidden or re-based.
+            let mut before: Vec<(String, Option<TreeInput>)> = Vec::new();
+            for _ in 0..1 + next(&mut seed) % 3 {
+                let id = format!("m{}", next(&mut seed) % (n + 3));
+                let was = models.get(&id).map(|e| TreeInput::of(e));
+                if before.iter().any(|(b, _)| *b == id) {
+                    continue;
+                }
+                before.push((id.clone(), was));
+                match next(&mut seed) % 5 {
+                    0 => drop(models.remove(&id)),
+                    1 => drop(models.insert(id.clone(), entry(next(&mut seed) % 50, &["m1"], false))),
+                    2 => models.entry(id).or_insert_with(|| entry(0, &[], false)).summary.downloads = Some(next(&mut seed) % 50),
+                    3 => models.entry(id).or_insert_with(|| entry(0, &[], false)).hidden ^= true,
+                    _ => {
+                        let base = format!("m{}", next(&mut seed) % n);
+                        let e = models.entry(id.clone()).or_insert_with(|| entry(0, &[], false));
+                        e.bases = if base == id { Vec::new() } else { entry(0, &[base.as_str()], false).bases };
+                    }
+                }
+            }
+            let whole = stale_models(&models, &tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v))));
+            let (parts, index) = TreeScope::Parts(before.clone()).stale(&models);
+            assert_eq!(parts, whole, "round {round}: changes {before:?}");
+            // The part of the tree handed back gives the stale models the whole tree's blocks.
+            let full = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+            for id in &parts {
+                let e = &models[id];
+                assert_eq!(block_of(&index, id, e), block_of(&full, id, e), "round {round}: {id}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_part_of_the_tree_for_some_models_gives_them_their_whole_blocks() {
+        let mut seed = 11;
+        for round in 0..100 {
+            let models = random_hub(&mut seed, 5 + round % 30);
+            let full = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+            let ids: Vec<String> = (0..3).map(|_| format!("m{}", next(&mut seed) % models.len() as u64)).collect();
+            let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+            let lookup = |id: &str| models.get_key_value(id).map(|(k, v)| (k.as_str(), &**v));
+            let part = tree_for(&wanted, lookup, models.iter().map(|(k, v)| (k.as_str(), &**v)));
+            for id in &wanted {
+                let e = &models[*id];
+                assert_eq!(block_of(&part, id, e), block_of(&full, id, e), "round {round}: {id}");
+            }
+        }
     }
 }
