@@ -6,7 +6,7 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use modelpages_bench::synthetic_models;
 use modelpages_render::{
-    render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates,
+    render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates, TreeBlock,
 };
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -70,6 +70,7 @@ fn rendering(c: &mut Criterion) {
     let templates = Templates::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../site-src/templates")).unwrap();
     let site = SiteInfo { title: "bench".into(), base_path: "/".into(), stylesheet: "/s.css".into(), script: None };
     let hl = Highlighter::new();
+    let tree = TreeBlock::default();
     let mut group = c.benchmark_group("render");
     group.throughput(Throughput::Elements(models.len() as u64));
     group.sample_size(10);
@@ -89,6 +90,8 @@ fn rendering(c: &mut Criterion) {
                         notebook_url: None,
                         card_context: CardContext::hub_only("https://huggingface.co", model.id.as_str(), true),
                         quant_variants: Vec::new(),
+                        tree: &tree,
+                        hub_url: "https://huggingface.co",
                     };
                     render_model_page(&templates, &hl, &site, &page).unwrap().html.len()
                 })
