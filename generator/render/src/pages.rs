@@ -146,7 +146,7 @@ pub struct ModelPage<'a> {
     /// In provider order, then language and client.
     pub inference: Vec<InferenceExample>,
     /// The model's GGUF files (from its record and its folder).
-    pub gguf: modelpages_gguf::GgufListing,
+    pub gguf: modelpages_gguf::GgufFiles,
     /// Local apps that can run the model, each app's examples together.
     pub local_apps: Vec<LocalAppExample>,
     /// Link to the model's notebook, when it has one.
@@ -233,7 +233,7 @@ fn language_label(language: &str) -> &'static str {
 /// The values examples of `model` differ by from other models' examples:
 /// its id, its widget texts, and the GGUF file names and quantization labels
 /// local-app commands quote (see [`Highlighter::highlight_example`]).
-pub fn example_values(model: &LoadedModel, gguf: &modelpages_gguf::GgufListing) -> Vec<String> {
+pub fn example_values(model: &LoadedModel, gguf: &modelpages_gguf::GgufFiles) -> Vec<String> {
     let record = &model.record;
     let mut values = vec![model.id.to_string(), model.id.name().to_owned()];
     for widget in &record.widget_data {

@@ -540,7 +540,7 @@ impl<'a> ModelRenderer<'a> {
             library: library.map(|l| library_link(l, self.site)),
             examples,
             inference: hosted,
-            gguf: local.listing,
+            gguf: local.files,
             local_apps: local.apps,
             notebook_url: notebook_link(&files, self.site),
             card_context,

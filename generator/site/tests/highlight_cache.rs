@@ -36,7 +36,7 @@ fn assert_cache_is_exact(models: &Path, at_least: usize) {
     for model in &corpus.models {
         let local = local_section(&engine, model).unwrap();
         // The very values the model's page fills into cached shapes.
-        let values = example_values(model, &local.listing);
+        let values = example_values(model, &local.files);
         for app in &local.apps {
             if app.kind == LocalAppKind::Command {
                 examples.push((values.clone(), "sh", app.content.clone()));

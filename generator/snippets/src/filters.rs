@@ -9,7 +9,7 @@ use minijinja::{Environment, Value as TemplateValue};
 use serde_json::Value;
 
 use crate::escape::{comment_text, identifier, js_str, py_str, py_value, sh_str};
-use crate::inference::{self, BodyError, BodyFormat};
+use crate::body::{self, BodyError, BodyFormat};
 
 /// Adds the filters to `env`.
 pub(crate) fn register_filters(env: &mut Environment<'static>) {
@@ -66,8 +66,8 @@ fn format_body(v: TemplateValue, format: String, level: Option<usize>) -> Result
     // A model's examples format the same few values again and again.
     crate::cache::remembered_body(&v, format, level, || {
         // Written as it is; a value that is not plain data goes through JSON.
-        inference::format_template_body(&v, format, level)
-            .unwrap_or_else(|| inference::format_body(&json_of(&v), format, level))
+        body::format_template_body(&v, format, level)
+            .unwrap_or_else(|| body::format_body(&json_of(&v), format, level))
     })
     .map_err(invalid)
 }

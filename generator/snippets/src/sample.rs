@@ -113,6 +113,11 @@ fn first_fitting<'a>(widget: &'a [WidgetExample], field: impl Fn(&'a WidgetExamp
     widget.iter().filter_map(field).find(|v| fits(v))
 }
 
+/// The first widget example's text: the sample text of examples.
+pub(crate) fn widget_text(record: &ModelRecord) -> Option<&str> {
+    record.widget_data.iter().find_map(|w| w.text.as_deref())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
