@@ -97,7 +97,7 @@ fn main() {
         // from the record's siblings alone.
         let gguf = model_gguf(&model.source.dir, record);
         for (name, files) in [("build", Some(&gguf.files)), ("siblings", None)] {
-            match engine.local_app_examples(record, files) {
+            match engine.local_app_examples(record, files).map(|examples| examples.apps) {
                 Ok(apps) => {
                     writeln!(out, "local apps {name}: {}", apps.len()).unwrap();
                     for app in &apps {

@@ -110,6 +110,9 @@ pub fn model_gguf(dir: &Path, record: &ModelRecord) -> ModelGguf {
 pub struct LocalSection {
     pub files: GgufFiles,
     pub apps: Vec<LocalAppExample>,
+    /// The model's own values the apps' commands quote, as the snippet
+    /// engine reported them.
+    pub values: Vec<String>,
     /// Every quantization with the examples for it, for the page's
     /// quantization picker; empty unless there are two or more.
     pub variants: Vec<QuantVariant>,
@@ -135,7 +138,7 @@ fn quant_variants(
             shown.to_vec()
         } else {
             let gguf = GgufFiles { default: Some(index), ..gguf.clone() };
-            snippets.local_app_examples(&model.record, Some(&gguf))?
+            snippets.local_app_examples(&model.record, Some(&gguf))?.apps
         };
         let file = group.files.first().map(|f| f.name.clone());
         variants.push(QuantVariant { label: group.label.to_string(), size: group.size, file, apps });
@@ -146,10 +149,10 @@ fn quant_variants(
 /// The GGUF files and local-app examples of `model`.
 pub fn local_section(snippets: &SnippetEngine, model: &LoadedModel) -> Result<LocalSection, SnippetError> {
     let gguf = model_gguf(&model.source.dir, &model.record);
-    let apps = snippets.local_app_examples(&model.record, Some(&gguf.files))?;
-    let variants = quant_variants(snippets, model, &gguf.files, &apps)?;
+    let local = snippets.local_app_examples(&model.record, Some(&gguf.files))?;
+    let variants = quant_variants(snippets, model, &gguf.files, &local.apps)?;
     let notes = gguf.errors.iter().map(|e| format!("GGUF header not read: {e}")).collect();
-    Ok(LocalSection { files: gguf.files, apps, variants, notes })
+    Ok(LocalSection { files: gguf.files, apps: local.apps, values: local.values, variants, notes })
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::catalogue::{Catalogue, Library};
 use crate::inference::{HostedInference, InferenceExamples, InferenceOptions, InferenceSettings};
 use crate::language::Language;
-use crate::local_apps::{LocalApp, LocalAppExample};
+use crate::local_apps::{LocalApp, LocalAppExamples};
 use crate::sample::{widget_text, SampleTexts};
 use crate::template_set::{SnippetError, TemplateSet};
 
@@ -53,6 +53,11 @@ pub fn is_comment_only(language: Language, text: &str) -> bool {
 pub struct LibraryExamples<'a> {
     pub library: &'a Library,
     pub snippets: Vec<Snippet>,
+    /// The model's own values the examples quote (the id, a widget text, a
+    /// base model the config names...), sorted, each once: whatever
+    /// template quoted them ([`crate::substituted`]).
+    #[serde(skip)]
+    pub values: Vec<String>,
 }
 
 /// Compiled templates and the catalogue. Build one per process and share it.
@@ -162,7 +167,7 @@ impl SnippetEngine {
         &self,
         record: &ModelRecord,
         gguf: Option<&GgufFiles>,
-    ) -> Result<Vec<LocalAppExample>, SnippetError> {
+    ) -> Result<LocalAppExamples, SnippetError> {
         crate::local_apps::examples(&self.local_apps, &self.templates, record, gguf)
     }
 
@@ -218,15 +223,22 @@ impl SnippetEngine {
             return Ok(None);
         };
         let mut snippets = Vec::new();
+        let mut values = Vec::new();
         if let Some(templates) = self.library_templates.get(&library.key) {
             let record_context = RecordContext::of(record);
             let inputs = if templates.reads_inputs { Some(self.sample_inputs(&record_context.sample)?) } else { None };
+            if inputs.is_some() {
+                // Made once for every model with these texts, so reported here.
+                values.extend(record_context.sample.texts().map(str::to_owned));
+            }
             let mut context = TemplateValue::from_serialize(record_context);
             if let Some(inputs) = inputs {
                 context = minijinja::context! { inputs, ..context };
             }
             for (name, language) in &templates.examples {
-                let content = self.templates.render(name, &context)?;
+                let (content, quoted) = crate::substituted::noting(|| self.templates.render(name, &context));
+                let content = content?;
+                values.extend(quoted);
                 if !content.is_empty() {
                     snippets.push(Snippet { language: *language, content });
                 }
@@ -236,7 +248,7 @@ impl SnippetEngine {
             let runnable: Vec<Language> = snippets.iter().filter(|s| !s.is_fallback()).map(|s| s.language).collect();
             snippets.retain(|s| !s.is_fallback() || !runnable.contains(&s.language));
         }
-        Ok(Some(LibraryExamples { library, snippets }))
+        Ok(Some(LibraryExamples { library, snippets, values: crate::substituted::reported(values) }))
     }
 
     /// The sample inputs for a model whose sample texts are `sample`: the

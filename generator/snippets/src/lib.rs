@@ -16,6 +16,7 @@ pub mod inference;
 mod language;
 pub mod local_apps;
 pub mod sample;
+mod substituted;
 mod template_set;
 mod transformers_class;
 
@@ -24,4 +25,4 @@ pub use engine::{is_comment_only, LibraryExamples, Snippet, SnippetEngine};
 pub use language::Language;
 pub use template_set::SnippetError;
 pub use inference::{InferenceExamples, InferenceOptions, InferenceSettings, InferenceSnippet};
-pub use local_apps::{LocalApp, LocalAppExample, LocalAppKind};
+pub use local_apps::{LocalApp, LocalAppExample, LocalAppExamples, LocalAppKind};

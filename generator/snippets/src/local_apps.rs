@@ -89,6 +89,17 @@ pub struct LocalAppExample {
     pub content: String,
 }
 
+/// The local apps that can run a model, and the model's own values their
+/// commands quote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalAppExamples {
+    /// Each app's examples together, in the order pages show the apps.
+    pub apps: Vec<LocalAppExample>,
+    /// The model's own values the commands quote (its id, a file name, a
+    /// widget text...), sorted, each once ([`crate::substituted`]).
+    pub values: Vec<String>,
+}
+
 /// The local-app catalogue built into the binary, in the order pages show it.
 pub(crate) fn builtin_apps() -> Vec<LocalApp> {
     serde_json::from_str(include_str!("../data/local_apps.json")).expect("data/local_apps.json is valid (tested)")
@@ -135,6 +146,17 @@ impl Rule {
 /// build saw them (with files found beside the record); without it they
 /// come from the record's `siblings`.
 pub(crate) fn examples(
+    apps: &[LocalApp],
+    templates: &TemplateSet,
+    record: &ModelRecord,
+    gguf: Option<&GgufFiles>,
+) -> Result<LocalAppExamples, SnippetError> {
+    let (apps, values) = crate::substituted::noting(|| app_examples(apps, templates, record, gguf));
+    Ok(LocalAppExamples { apps: apps?, values: crate::substituted::reported(values) })
+}
+
+/// [`examples`] without the values.
+fn app_examples(
     apps: &[LocalApp],
     templates: &TemplateSet,
     record: &ModelRecord,

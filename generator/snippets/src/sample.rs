@@ -106,6 +106,11 @@ impl SampleTexts {
             context: pair.map(|(_, c)| c).or(widget_context).unwrap_or(DEFAULT_CONTEXT).to_owned(),
         }
     }
+
+    /// Every text, as examples quote them.
+    pub fn texts(&self) -> [&str; 4] {
+        [&self.text, &self.chat_text, &self.question, &self.context]
+    }
 }
 
 /// The first value `field` gives of the widget examples that fits.

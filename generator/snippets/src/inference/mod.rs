@@ -92,6 +92,10 @@ pub struct InferenceSnippet {
 pub struct InferenceExamples {
     pub snippets: Vec<InferenceSnippet>,
     pub notes: Vec<String>,
+    /// The model's own values the examples quote: its id, its sample
+    /// inputs, the model names and ids its providers take; sorted, each
+    /// once ([`crate::substituted`]).
+    pub values: Vec<String>,
 }
 
 /// What kind of request a model gets.
@@ -200,6 +204,11 @@ impl HostedInference {
             ));
         }
         let sample = inputs::SampleInputs::of(record, &kind);
+        // Computed here, not noted by the filters: example texts are reused
+        // across models without rendering them again.
+        let mut values: Vec<String> = vec![record.id.clone()];
+        values.extend(sample.texts().map(str::to_owned));
+        values.extend(sample.sentences.iter().cloned());
         let call = Arc::new(CallValues::of(record, &kind, &sample, options));
         let id = record.id.as_str();
         let marker = IdMarker::new(id);
@@ -217,6 +226,8 @@ impl HostedInference {
             match self.route(record, &kind, provider, mapping, settings, options) {
                 Err(note) => out.notes.push(format!("{}: {note}", record.id)),
                 Ok(route) => {
+                    values.push(route.model.clone());
+                    values.extend(mapping.map(|m| m.provider_id.clone()));
                     let clients: Vec<Client> = clients::clients_for(&self.clients, &route.offer, template).copied().collect();
                     if let (true, RequestKind::Task(spec)) = (clients.is_empty(), &kind) {
                         let note = format!("no client can call task {:?} through provider {provider:?}", spec.task);
@@ -248,6 +259,7 @@ impl HostedInference {
                 }
             }
         }
+        out.values = crate::substituted::reported(values);
         Ok(out)
     }
 
