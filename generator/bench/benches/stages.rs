@@ -1,12 +1,14 @@
 //! The costly stages of a build, each alone: snippet generation, highlighting
-//! (with and without the shape cache) and page rendering.
+//! (with and without the shape cache), page rendering, and the local-app
+//! examples of the default corpus's GGUF models (once, and again for every
+//! quantization the page's picker offers).
 
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use modelpages_bench::synthetic_models;
 use modelpages_render::{
-    render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates,
+    render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates, TreeBlock,
 };
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -70,6 +72,7 @@ fn rendering(c: &mut Criterion) {
     let templates = Templates::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../site-src/templates")).unwrap();
     let site = SiteInfo { title: "bench".into(), base_path: "/".into(), stylesheet: "/s.css".into(), script: None };
     let hl = Highlighter::new();
+    let tree = TreeBlock::default();
     let mut group = c.benchmark_group("render");
     group.throughput(Throughput::Elements(models.len() as u64));
     group.sample_size(10);
@@ -89,6 +92,9 @@ fn rendering(c: &mut Criterion) {
                         notebook_url: None,
                         card_context: CardContext::hub_only("https://huggingface.co", model.id.as_str(), true),
                         quant_variants: Vec::new(),
+                        example_values: Vec::new(),
+                        tree: &tree,
+                        hub_url: "https://huggingface.co",
                     };
                     render_model_page(&templates, &hl, &site, &page).unwrap().html.len()
                 })
@@ -98,5 +104,36 @@ fn rendering(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, snippets, highlighting, rendering);
+fn local_sections(c: &mut Criterion) {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let corpus = modelpages_site::load_corpus(&models).unwrap();
+    let engine = SnippetEngine::new();
+    let gguf: Vec<_> = corpus
+        .models
+        .iter()
+        .map(|m| (m, modelpages_site::gguf::model_gguf(&m.source.dir, &m.record)))
+        .filter(|(_, g)| g.files.groups.len() > 1)
+        .collect();
+    let mut group = c.benchmark_group("local apps");
+    group.throughput(Throughput::Elements(gguf.len() as u64));
+    group.sample_size(20);
+    group.bench_function("GGUF models of models/, default quantization only", |b| {
+        // The folder is read as `local_section` reads it, so the two differ
+        // only by the quantizations' examples.
+        b.iter(|| {
+            gguf.iter()
+                .map(|(m, _)| {
+                    let files = modelpages_site::gguf::model_gguf(&m.source.dir, &m.record).files;
+                    engine.local_app_examples(&m.record, Some(&files)).unwrap().apps.len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("GGUF models of models/, with every quantization (local_section)", |b| {
+        b.iter(|| gguf.iter().map(|(m, _)| modelpages_site::gguf::local_section(&engine, m).unwrap().variants.len()).sum::<usize>())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, snippets, highlighting, rendering, local_sections);
 criterion_main!(benches);

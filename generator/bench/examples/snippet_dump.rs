@@ -96,8 +96,8 @@ fn main() {
         // As the build calls it (GGUF files beside the record count), and
         // from the record's siblings alone.
         let gguf = model_gguf(&model.source.dir, record);
-        for (name, listing) in [("build", Some(&gguf.listing)), ("siblings", None)] {
-            match engine.local_app_examples(record, listing) {
+        for (name, files) in [("build", Some(&gguf.files)), ("siblings", None)] {
+            match engine.local_app_examples(record, files).map(|examples| examples.apps) {
                 Ok(apps) => {
                     writeln!(out, "local apps {name}: {}", apps.len()).unwrap();
                     for app in &apps {

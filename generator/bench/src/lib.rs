@@ -37,6 +37,6 @@ pub fn all_examples(engine: &SnippetEngine, settings: &InferenceSettings, record
         let streaming = InferenceOptions { streaming: true, ..InferenceOptions::default() };
         count += engine.inference_examples(record, settings, &streaming).expect("inference").snippets.len();
     }
-    count += engine.local_app_examples(record, Some(&gguf.listing)).expect("local apps").len();
+    count += engine.local_app_examples(record, Some(&gguf.files)).expect("local apps").apps.len();
     count
 }

@@ -115,7 +115,7 @@ pub fn model_snippets_json(
     for err in &gguf.errors {
         eprintln!("note: GGUF header not read: {err}");
     }
-    let local_apps = engine.local_app_examples(&record, Some(&gguf.listing))?;
+    let local_apps = engine.local_app_examples(&record, Some(&gguf.files))?.apps;
     Ok(json!({ "id": record.id, "library": library, "inference": inference.snippets, "local_apps": local_apps }))
 }
 

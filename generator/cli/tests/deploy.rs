@@ -60,7 +60,7 @@ fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {
     site.build();
     // Its page, notebook and API file, and listing files it alone filled
     // (here a search shard).
-    let gone = gone_from_site(&site);
+    let gone = files_gone(&snapshot(&site.www), &site.out);
     assert!(gone.contains(&"ns2/model-2/index.html".to_owned()), "{gone:?}");
     let run = site.deploy(&[]);
     assert_ok(&run);
@@ -130,7 +130,7 @@ fn max_deletes_refuses_before_anything_is_sent() {
     site.build();
     let host = snapshot(&site.www);
     // Three models' files and the listing files only they filled.
-    let gone = gone_from_site(&site).len();
+    let gone = files_gone(&snapshot(&site.www), &site.out).len();
     assert!(gone >= 9, "{gone}");
     let limit = (gone - 1).to_string();
     let run = site.deploy(&["--max-deletes", &limit]);
@@ -311,10 +311,4 @@ fn foreign_and_overlapping_destinations_are_refused() {
     }
     let run = deploy(&site.root.join("models"), &site.dest(), &[]);
     assert!(run.code == 1 && run.stderr.contains("not a site modelpages built"), "{}", run.stderr);
-}
-
-/// Files on the host that the built site no longer has: what a deploy removes.
-fn gone_from_site(site: &Site) -> Vec<String> {
-    let built = snapshot(&site.out);
-    snapshot(&site.www).into_keys().filter(|path| !built.contains_key(path)).collect()
 }

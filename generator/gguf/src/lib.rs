@@ -8,12 +8,12 @@
 mod error;
 mod header;
 mod label;
-mod listing;
+mod files;
 mod types;
 pub mod write;
 
 pub use error::{GgufError, GgufErrorKind};
 pub use header::{parse_header, read_header, GgufHeader, Limits};
 pub use label::{default_label, parse_quant_label, QuantLabel};
-pub use listing::{shard_of, GgufFile, GgufListing, ModelFacts, QuantGroup};
+pub use files::{shard_of, GgufFile, GgufFiles, ModelFacts, QuantGroup};
 pub use types::{file_type_name, quant_order, TensorType};

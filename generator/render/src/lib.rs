@@ -39,7 +39,7 @@ pub use listing_pages::{
     TaskListing,
 };
 pub use pages::{
-    example_values, model_url, render_model_page, render_not_found_page, CodeExample, InferenceExample, LibraryLink,
+    model_url, page_values, render_model_page, render_not_found_page, CodeExample, InferenceExample, LibraryLink,
     ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TagList, TaskLink,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};

@@ -3,10 +3,11 @@
 //! that can run it.
 
 use minijinja::Value;
-use modelpages_gguf::{file_type_name, GgufFile, GgufListing, ModelFacts};
+use modelpages_gguf::{file_type_name, GgufFile, GgufFiles, ModelFacts};
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
+use crate::facts::{bytes_text, count_text};
 use crate::highlight::{Highlighter, ShapeValues};
 
 #[derive(Serialize)]
@@ -51,17 +52,17 @@ struct FileView {
 }
 
 /// The GGUF section of a page; `None` for a model without GGUF files.
-pub(crate) fn gguf_view(listing: &GgufListing) -> Option<GgufView> {
-    if !listing.has_model_files() && listing.projectors.is_empty() {
+pub(crate) fn gguf_view(gguf: &GgufFiles) -> Option<GgufView> {
+    if !gguf.has_model_files() && gguf.projectors.is_empty() {
         return None;
     }
-    let groups: Vec<QuantRowView> = listing
+    let groups: Vec<QuantRowView> = gguf
         .groups
         .iter()
         .enumerate()
         .map(|(i, group)| QuantRowView {
             label: group.label.to_string(),
-            is_default: listing.default == Some(i),
+            is_default: gguf.default == Some(i),
             size: group.size.map(bytes_text),
             files: group.files.iter().map(file_view).collect(),
             tensor_types: group.facts().map(tensor_types_text),
@@ -73,16 +74,16 @@ pub(crate) fn gguf_view(listing: &GgufListing) -> Option<GgufView> {
         })
         .collect();
     Some(GgufView {
-        facts: listing.model_facts().map(|f| FactsView {
+        facts: gguf.model_facts().map(|f| FactsView {
             architecture: f.architecture.clone(),
             context_length: f.context_length,
             parameters: count_text(f.parameter_count),
         }),
         has_tensor_types: groups.iter().any(|g| g.tensor_types.is_some()),
         groups,
-        default_label: listing.default_group().map(|g| g.label.to_string()),
-        unlabelled: listing.unlabelled.iter().map(file_view).collect(),
-        projectors: listing.projectors.iter().map(file_view).collect(),
+        default_label: gguf.default_group().map(|g| g.label.to_string()),
+        unlabelled: gguf.unlabelled.iter().map(file_view).collect(),
+        projectors: gguf.projectors.iter().map(file_view).collect(),
     })
 }
 
@@ -102,29 +103,6 @@ fn tensor_types_text(facts: &ModelFacts) -> String {
         .map(|(ty, percent)| if percent < 0.1 { format!("{ty} <0.1%") } else { format!("{ty} {percent:.1}%") })
         .collect();
     shares.join(", ")
-}
-
-/// `n` in three significant digits with a unit from `units` (each 1000
-/// times the one before): `807694464` bytes is `808 MB`.
-fn with_units(n: u64, units: &[&str]) -> String {
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 999.5 && unit + 1 < units.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    let digits = if unit == 0 || value >= 99.95 { 0 } else if value >= 9.995 { 1 } else { 2 };
-    format!("{value:.digits$}{}", units[unit])
-}
-
-/// A file size as hubs show it, in decimal units.
-pub(crate) fn bytes_text(bytes: u64) -> String {
-    with_units(bytes, &[" B", " kB", " MB", " GB", " TB", " PB"])
-}
-
-/// A parameter count: `8030261248` is `8.03B`.
-pub(crate) fn count_text(n: u64) -> String {
-    with_units(n, &["", "K", "M", "B", "T"])
 }
 
 /// One app and its examples.
@@ -180,23 +158,4 @@ pub(crate) fn local_app_views<'a>(
         }
     }
     apps
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_and_counts() {
-        assert_eq!(bytes_text(512), "512 B");
-        assert_eq!(bytes_text(262_400), "262 kB");
-        assert_eq!(bytes_text(807_694_464), "808 MB");
-        assert_eq!(bytes_text(2_479_595_648), "2.48 GB");
-        assert_eq!(bytes_text(32_132_073_504), "32.1 GB");
-        assert_eq!(bytes_text(999_999), "1.00 MB");
-        assert_eq!(bytes_text(u64::MAX), "18447 PB");
-        assert_eq!(count_text(12_800), "12.8K");
-        assert_eq!(count_text(8_030_261_248), "8.03B");
-        assert_eq!(count_text(7), "7");
-    }
 }

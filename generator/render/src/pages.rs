@@ -4,6 +4,7 @@
 //! loaded models and never hands templates a record directly.
 
 use minijinja::Value;
+use modelpages_gguf::GgufFiles;
 use modelpages_record::LoadedModel;
 use serde::{Deserialize, Serialize};
 
@@ -146,13 +147,17 @@ pub struct ModelPage<'a> {
     /// In provider order, then language and client.
     pub inference: Vec<InferenceExample>,
     /// The model's GGUF files (from its record and its folder).
-    pub gguf: modelpages_gguf::GgufListing,
+    pub gguf: GgufFiles,
     /// Local apps that can run the model, each app's examples together.
     pub local_apps: Vec<LocalAppExample>,
     /// Link to the model's notebook, when it has one.
     pub notebook_url: Option<String>,
     /// Where the card's references lead, whether remote images are shown.
     pub card_context: CardContext,
+    /// The model's own values its examples quote, as the snippet engine
+    /// reported them with the examples (`LibraryExamples::values` and the
+    /// like), for the highlighter's shape cache.
+    pub example_values: Vec<String>,
     /// Layout (issue 18): every quantization of a GGUF model with the
     /// local-app examples for it, in `gguf.groups` order, for the picker.
     pub quant_variants: Vec<QuantVariant>,
@@ -230,37 +235,20 @@ fn language_label(language: &str) -> &'static str {
     }
 }
 
-/// The values examples of `model` differ by from other models' examples:
-/// its id, its widget texts, and the GGUF file names and quantization labels
-/// local-app commands quote (see [`Highlighter::highlight_example`]).
-pub fn example_values(model: &LoadedModel, gguf: &modelpages_gguf::GgufListing) -> Vec<String> {
-    let record = &model.record;
-    let mut values = vec![model.id.to_string(), model.id.name().to_owned()];
-    for widget in &record.widget_data {
-        values.extend(widget.text.iter().chain(&widget.source_sentence).chain(&widget.context).cloned());
-        values.extend(widget.sentences.iter().cloned());
-    }
-    // Other per-model strings examples quote: base models and provider ids.
-    let strings = |v: Option<&serde_json::Value>| -> Vec<String> {
-        match v {
-            Some(serde_json::Value::String(s)) => vec![s.clone()],
-            Some(serde_json::Value::Array(items)) => items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect(),
-            _ => Vec::new(),
-        }
-    };
-    values.extend(strings(record.card_data.as_ref().and_then(|c| c.get("base_model"))));
-    values.extend(strings(record.card_data.as_ref().and_then(|c| c.get("instance_prompt"))));
-    let config = record.config.as_ref();
-    values.extend(strings(config.and_then(|c| c.pointer("/peft/base_model_name_or_path"))));
-    values.extend(strings(config.and_then(|c| c.pointer("/adapter_transformers/model_name"))));
-    if let Some(serde_json::Value::Object(mapping)) = &record.inference_provider_mapping {
-        values.extend(mapping.values().filter_map(|m| m.get("providerId")?.as_str().map(str::to_owned)));
-    }
+/// The values the code on `model`'s page differs by from other pages'
+/// code (see [`Highlighter::highlight_example`]): the model's id and name
+/// (cards quote them too), the values the snippet engine reported its
+/// examples quote (`reported`: the render crate does not know which fields
+/// of a record templates quote), and the GGUF file names and quantization
+/// labels local-app commands name.
+pub fn page_values<'a>(model: &'a LoadedModel, gguf: &'a GgufFiles, reported: &'a [String]) -> Vec<&'a str> {
+    let mut values = vec![model.id.as_str(), model.id.name()];
+    values.extend(reported.iter().map(String::as_str));
     for group in &gguf.groups {
-        values.push(group.label.as_str().to_owned());
-        values.extend(group.files.iter().map(|f| f.name.clone()));
+        values.push(group.label.as_str());
+        values.extend(group.files.iter().map(|f| f.name.as_str()));
     }
-    values.extend(gguf.unlabelled.iter().chain(&gguf.projectors).map(|f| f.name.clone()));
+    values.extend(gguf.unlabelled.iter().chain(&gguf.projectors).map(|f| f.name.as_str()));
     values
 }
 
@@ -283,9 +271,7 @@ pub fn render_model_page(
 ) -> Result<ModelPageHtml, TemplateError> {
     let model = page.model;
     let record = &model.record;
-    let values = example_values(model, &page.gguf);
-    let values: Vec<&str> = values.iter().map(String::as_str).collect();
-    let values = ShapeValues::new(&values);
+    let values = ShapeValues::new(&page_values(model, &page.gguf, &page.example_values));
     let card = model.card.as_ref().filter(|card| !card.body.trim().is_empty());
     let card = card.map(|card| render_card(&card.body, highlighter, &values, &page.card_context));
     let mut notes: Vec<String> = card.iter().flat_map(|card| &card.notes).map(|note| format!("{}: card: {note}", model.id)).collect();

@@ -25,7 +25,7 @@ use serde::Serialize;
 use crate::card_links::{HubLinks, RefKind};
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 
-use crate::local::bytes_text;
+use crate::facts::bytes_text;
 
 /// Quantizations offered at most (repositories list up to ~30).
 pub const MAX_QUANTS: usize = 40;

@@ -463,7 +463,7 @@ impl<'a> ModelRenderer<'a> {
             Ok(usage) => usage,
             Err(err) => return failed(err),
         };
-        let (hosted, mut notes) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
+        let (hosted, mut notes, hosted_values) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
             Ok(found) => found,
             Err(err) => return failed(err),
         };
@@ -480,6 +480,7 @@ impl<'a> ModelRenderer<'a> {
         };
         notes.extend(silent_model_note(model.id.as_str(), &model.record, &self.snippets, &made));
         let library = usage.as_ref().map(|u| u.library);
+        let example_values = [usage.as_ref().map_or(&[][..], |u| &u.values), &hosted_values, &local.values].concat();
         let examples: Vec<CodeExample> = usage
             .into_iter()
             .flat_map(|u| u.snippets)
@@ -514,11 +515,12 @@ impl<'a> ModelRenderer<'a> {
             library: library.map(|l| library_link(l, self.site)),
             examples,
             inference: hosted,
-            gguf: local.listing,
+            gguf: local.files,
             local_apps: local.apps,
             notebook_url: notebook_link(&files, self.site),
             card_context,
             quant_variants: local.variants,
+            example_values,
         };
         let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         notes.extend(page.notes);
@@ -541,11 +543,13 @@ impl<'a> ModelRenderer<'a> {
 
 /// Every hosted-inference example of a model, for every provider and client;
 /// chat models get the streaming variant of each too, for the page's toggle.
+/// Also the build-log notes and the model's values the examples quote (the
+/// streamed variants quote the same).
 fn hosted_examples(
     snippets: &SnippetEngine,
     settings: &InferenceSettings,
     record: &ModelRecord,
-) -> Result<(Vec<InferenceExample>, Vec<String>), modelpages_snippets::SnippetError> {
+) -> Result<(Vec<InferenceExample>, Vec<String>, Vec<String>), modelpages_snippets::SnippetError> {
     let plain = snippets.inference_examples(record, settings, &InferenceOptions::default())?;
     let chat = matches!(request_kind(record, snippets.task_table()), Some(RequestKind::Chat));
     let streamed = if chat {
@@ -576,7 +580,7 @@ fn hosted_examples(
         seen
     };
     examples.sort_by_key(|e| order.iter().position(|p| *p == e.provider));
-    Ok((examples, plain.notes))
+    Ok((examples, plain.notes, plain.values))
 }
 
 /// Stage 3: every file that lists models, made from the models' listing

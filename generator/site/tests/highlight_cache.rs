@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use modelpages_render::{example_values, Highlighter, ShapeValues};
+use modelpages_render::{page_values, Highlighter, ShapeValues};
 use modelpages_site::gguf::local_section;
 use modelpages_site::load_corpus;
 use modelpages_snippets::{InferenceOptions, InferenceSettings, LocalAppKind, SnippetEngine};
@@ -35,15 +35,22 @@ fn assert_cache_is_exact(models: &Path, at_least: usize) {
     let mut local_commands = 0;
     for model in &corpus.models {
         let local = local_section(&engine, model).unwrap();
-        // The very values the model's page fills into cached shapes.
-        let values = example_values(model, &local.listing);
+        let usage = engine.library_examples(&model.record).unwrap();
+        let hosted: Vec<_> = [InferenceOptions::default(), InferenceOptions { streaming: true, ..Default::default() }]
+            .into_iter()
+            .map(|options| engine.inference_examples(&model.record, &settings, &options).unwrap())
+            .collect();
+        // The very values the model's page fills into cached shapes: those
+        // the engine reported, as the build gathers them.
+        let reported = [usage.as_ref().map_or(&[][..], |u| &u.values), &hosted[0].values, &local.values].concat();
+        let values: Vec<String> = page_values(model, &local.files, &reported).into_iter().map(str::to_owned).collect();
         for app in &local.apps {
             if app.kind == LocalAppKind::Command {
                 examples.push((values.clone(), "sh", app.content.clone()));
                 local_commands += 1;
             }
         }
-        if let Some(usage) = engine.library_examples(&model.record).unwrap() {
+        if let Some(usage) = usage {
             for s in usage.snippets {
                 examples.push((values.clone(), s.language.as_str(), s.content));
             }
@@ -60,10 +67,8 @@ fn assert_cache_is_exact(models: &Path, at_least: usize) {
                 examples.push((values.clone(), lang, code.to_owned()));
             }
         }
-        for options in [InferenceOptions::default(), InferenceOptions { streaming: true, ..Default::default() }] {
-            for s in engine.inference_examples(&model.record, &settings, &options).unwrap().snippets {
-                examples.push((values.clone(), s.language.as_str(), s.content));
-            }
+        for s in hosted.into_iter().flat_map(|examples| examples.snippets) {
+            examples.push((values.clone(), s.language.as_str(), s.content));
         }
     }
     assert!(examples.len() > at_least * 5, "{} examples", examples.len());

@@ -1,44 +1,27 @@
 //! The snippet engine: compiled templates plus the catalogue, turning a model
 //! record into usage examples. No I/O: records in, snippets out.
+//!
+//! The engine owns the parts and hands each kind of example what it needs:
+//! library examples are made here, from the record and the library's
+//! templates; hosted-inference examples by [`crate::inference`] and
+//! local-app examples by [`crate::local_apps`], each given the compiled
+//! templates ([`TemplateSet`]) rather than the engine, so neither needs it
+//! back.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use minijinja::{Environment, UndefinedBehavior, Value as TemplateValue};
+use minijinja::Value as TemplateValue;
+use modelpages_gguf::GgufFiles;
 use modelpages_record::{ModelRecord, TransformersInfo, WidgetExample};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalogue::{Catalogue, Library};
-use crate::sample::SampleTexts;
-
-/// The language of an example, as shown to users and used for highlighting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    Python,
-    Js,
-    Sh,
-}
-
-impl Language {
-    /// The language a template's file extension stands for.
-    pub fn from_extension(ext: &str) -> Option<Language> {
-        match ext {
-            "py" => Some(Language::Python),
-            "js" => Some(Language::Js),
-            "sh" => Some(Language::Sh),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Language::Python => "python",
-            Language::Js => "js",
-            Language::Sh => "sh",
-        }
-    }
-}
+use crate::inference::{HostedInference, InferenceExamples, InferenceOptions, InferenceSettings};
+use crate::language::Language;
+use crate::local_apps::{LocalApp, LocalAppExamples};
+use crate::sample::{widget_text, SampleTexts};
+use crate::template_set::{SnippetError, TemplateSet};
 
 /// One ready-to-copy example.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -70,40 +53,24 @@ pub fn is_comment_only(language: Language, text: &str) -> bool {
 pub struct LibraryExamples<'a> {
     pub library: &'a Library,
     pub snippets: Vec<Snippet>,
-}
-
-/// A template that is missing or failed to render: a bug in the templates,
-/// never the record's fault.
-#[derive(Debug, thiserror::Error)]
-pub enum SnippetError {
-    #[error("snippet template {name}: {source:#}")]
-    Render {
-        name: String,
-        #[source]
-        source: minijinja::Error,
-    },
-    #[error("no inference template for language {language}, client {client}, template {template}")]
-    TemplateNotFound { language: &'static str, client: String, template: String },
+    /// The model's own values the examples quote (the id, a widget text, a
+    /// base model the config names...), sorted, each once: whatever
+    /// template quoted them ([`crate::substituted`]).
+    #[serde(skip)]
+    pub values: Vec<String>,
 }
 
 /// Compiled templates and the catalogue. Build one per process and share it.
 pub struct SnippetEngine {
-    env: Environment<'static>,
+    templates: TemplateSet,
     catalogue: Catalogue,
-    task_specs: Vec<crate::inference::TaskSpec>,
-    providers: Vec<crate::inference::ProviderInfo>,
-    local_apps: Vec<crate::local_apps::LocalApp>,
-    /// The hosted-inference clients ([`crate::inference::clients`]).
-    clients: Vec<crate::inference::Client>,
+    /// Tasks, providers and clients of hosted inference, and its kept texts.
+    pub(crate) inference: HostedInference,
+    local_apps: Vec<LocalApp>,
     /// Library key to its templates.
     library_templates: BTreeMap<String, LibraryTemplates>,
     /// The sample inputs made so far ([`crate::cache`]).
     sample_inputs: crate::cache::SampleInputsCache,
-    /// The hosted-inference templates whose text can be given to every model
-    /// it fits, with its own id ([`crate::cache::id_text`]), each with a number.
-    pub(crate) reusable_inference_templates: HashMap<String, u32>,
-    /// Hosted-inference examples kept for reuse ([`crate::cache`]).
-    pub(crate) memo: crate::cache::memo::RenderMemo,
 }
 
 /// The usage-example templates of one library.
@@ -127,9 +94,7 @@ impl Default for SnippetEngine {
 impl SnippetEngine {
     /// The engine with the templates compiled into the binary.
     pub fn new() -> SnippetEngine {
-        let mut env = base_environment();
-        minijinja_embed::load_templates!(env);
-        SnippetEngine::with_environment(env)
+        SnippetEngine::with_template_set(TemplateSet::builtin())
     }
 
     /// The engine with templates given as `(name, source)` pairs, e.g. read from
@@ -137,19 +102,12 @@ impl SnippetEngine {
     pub fn with_templates(
         templates: impl IntoIterator<Item = (String, String)>,
     ) -> Result<SnippetEngine, SnippetError> {
-        let mut env = base_environment();
-        for (name, source) in templates {
-            env.add_template_owned(name.clone(), source).map_err(|source| SnippetError::Render { name, source })?;
-        }
-        Ok(SnippetEngine::with_environment(env))
+        Ok(SnippetEngine::with_template_set(TemplateSet::from_sources(templates)?))
     }
 
-    fn with_environment(mut env: Environment<'static>) -> SnippetEngine {
-        // Records may lack any field: a missing one reads as undefined, never an error.
-        env.set_undefined_behavior(UndefinedBehavior::Chainable);
-        crate::filters::register_filters(&mut env);
+    fn with_template_set(templates: TemplateSet) -> SnippetEngine {
         let mut library_templates: BTreeMap<String, LibraryTemplates> = BTreeMap::new();
-        for (name, template) in env.templates() {
+        for (name, template) in templates.environment().templates() {
             let Some(rest) = name.strip_prefix("library/") else { continue };
             let (key, file) = rest.split_once('/').unwrap_or_else(|| panic!("{name}: expected library/<key>/<file>"));
             let ext = file.rsplit('.').next().unwrap_or("");
@@ -164,30 +122,13 @@ impl SnippetEngine {
         for templates in library_templates.values_mut() {
             templates.examples.sort();
         }
-        // Names first: templates given at run time are locked while listed,
-        // and the check looks templates up.
-        let inference_templates: Vec<String> = env
-            .templates()
-            .map(|(name, _)| name)
-            .filter(|name| name.starts_with("inference/") && !name.rsplit('/').next().unwrap_or("").starts_with('_'))
-            .map(str::to_owned)
-            .collect();
-        let reusable_inference_templates = inference_templates
-            .into_iter()
-            .filter(|name| crate::cache::id_text::uses_id_only_as_text(&env, name, crate::inference::ID_NAMES))
-            .zip(0..)
-            .collect();
         SnippetEngine {
-            env,
+            inference: HostedInference::new(&templates),
+            templates,
             catalogue: Catalogue::builtin(),
-            task_specs: crate::inference::task_specs(),
-            providers: crate::inference::known_providers(),
             local_apps: crate::local_apps::builtin_apps(),
-            clients: crate::inference::CLIENTS.to_vec(),
             library_templates,
             sample_inputs: Default::default(),
-            reusable_inference_templates,
-            memo: crate::cache::memo::RenderMemo::default(),
         }
     }
 
@@ -197,79 +138,70 @@ impl SnippetEngine {
 
     /// The tasks hosted inference serves, with their template kinds.
     pub fn task_table(&self) -> &[crate::inference::TaskSpec] {
-        &self.task_specs
+        self.inference.task_specs()
     }
 
-    pub(crate) fn task_specs(&self) -> &[crate::inference::TaskSpec] {
-        &self.task_specs
-    }
-
-    pub(crate) fn providers(&self) -> &[crate::inference::ProviderInfo] {
-        &self.providers
-    }
-
-    /// Renders `inference/<language>/<client>/<template>` (named `name`); a
-    /// missing template is an error naming all three.
-    pub(crate) fn render_inference(
+    /// The hosted-inference examples of `record`. Never fails for the record's
+    /// sake: a provider that cannot serve the model is noted and skipped.
+    pub fn inference_examples(
         &self,
-        name: &str,
-        (language, client, template): (Language, &str, &str),
-        context: &TemplateValue,
-    ) -> Result<String, SnippetError> {
-        let Ok(compiled) = self.env.get_template(name) else {
-            return Err(SnippetError::TemplateNotFound {
-                language: language.as_str(),
-                client: client.to_owned(),
-                template: template.to_owned(),
-            });
-        };
-        render_template(&compiled, context)
+        record: &ModelRecord,
+        settings: &InferenceSettings,
+        options: &InferenceOptions,
+    ) -> Result<InferenceExamples, SnippetError> {
+        self.inference.examples(&self.templates, record, settings, options)
     }
 
     /// Makes every example for each model alone, as if no template could be
     /// reused: what reuse must not change.
     #[cfg(test)]
     pub(crate) fn reuse_nothing(&mut self) {
-        self.reusable_inference_templates.clear();
+        self.inference.reusable_templates.clear();
     }
 
-    /// The number of the hosted-inference template `name` if its text can be
-    /// given to every model it fits, with its own id.
-    pub(crate) fn reusable_inference_template(&self, name: &str) -> Option<u32> {
-        self.reusable_inference_templates.get(name).copied()
+    /// The local apps that can run `record`, each with its commands or link.
+    /// `gguf` is the model's GGUF files as the build saw them (with files
+    /// found beside the record); without it they come from the record's
+    /// `siblings`.
+    pub fn local_app_examples(
+        &self,
+        record: &ModelRecord,
+        gguf: Option<&GgufFiles>,
+    ) -> Result<LocalAppExamples, SnippetError> {
+        crate::local_apps::examples(&self.local_apps, &self.templates, record, gguf)
     }
 
     /// The local apps, in the order pages show them.
-    pub fn local_apps(&self) -> &[crate::local_apps::LocalApp] {
+    pub fn local_apps(&self) -> &[LocalApp] {
         &self.local_apps
     }
 
     #[cfg(test)]
     pub(crate) fn has_template(&self, name: &str) -> bool {
-        self.env.get_template(name).is_ok()
+        self.templates.has_template(name)
     }
 
     /// The names of the templates under `folder` (`inference/python/openai/`).
     #[cfg(test)]
     pub(crate) fn template_names_under(&self, folder: &str) -> Vec<String> {
-        self.env.templates().map(|(name, _)| name).filter(|name| name.starts_with(folder)).map(str::to_owned).collect()
+        self.templates.environment().templates().map(|(name, _)| name).filter(|name| name.starts_with(folder)).map(str::to_owned).collect()
     }
 
     #[cfg(test)]
     pub(crate) fn template_source(&self, name: &str) -> Option<String> {
-        self.env.get_template(name).ok().map(|t| t.source().to_owned())
+        self.templates.environment().get_template(name).ok().map(|t| t.source().to_owned())
     }
 
     /// The inference clients examples are made for, in the order pages
     /// show them ([`crate::inference::CLIENTS`] unless replaced).
     pub fn clients(&self) -> &[crate::inference::Client] {
-        &self.clients
+        &self.inference.clients
     }
 
     /// This engine with another client table, e.g. the built-in one plus a
     /// client whose templates were given to [`SnippetEngine::with_templates`].
     pub fn with_clients(mut self, clients: Vec<crate::inference::Client>) -> SnippetEngine {
-        self.clients = clients;
+        self.inference.clients = clients;
         self
     }
 
@@ -291,15 +223,22 @@ impl SnippetEngine {
             return Ok(None);
         };
         let mut snippets = Vec::new();
+        let mut values = Vec::new();
         if let Some(templates) = self.library_templates.get(&library.key) {
             let record_context = RecordContext::of(record);
             let inputs = if templates.reads_inputs { Some(self.sample_inputs(&record_context.sample)?) } else { None };
+            if inputs.is_some() {
+                // Made once for every model with these texts, so reported here.
+                values.extend(record_context.sample.texts().map(str::to_owned));
+            }
             let mut context = TemplateValue::from_serialize(record_context);
             if let Some(inputs) = inputs {
                 context = minijinja::context! { inputs, ..context };
             }
             for (name, language) in &templates.examples {
-                let content = self.render(name, &context)?;
+                let (content, quoted) = crate::substituted::noting(|| self.templates.render(name, &context));
+                let content = content?;
+                values.extend(quoted);
                 if !content.is_empty() {
                     snippets.push(Snippet { language: *language, content });
                 }
@@ -309,103 +248,14 @@ impl SnippetEngine {
             let runnable: Vec<Language> = snippets.iter().filter(|s| !s.is_fallback()).map(|s| s.language).collect();
             snippets.retain(|s| !s.is_fallback() || !runnable.contains(&s.language));
         }
-        Ok(Some(LibraryExamples { library, snippets }))
-    }
-
-    pub(crate) fn render(&self, name: &str, context: &TemplateValue) -> Result<String, SnippetError> {
-        let error = |source| SnippetError::Render { name: name.to_owned(), source };
-        render_template(&self.env.get_template(name).map_err(error)?, context)
+        Ok(Some(LibraryExamples { library, snippets, values: crate::substituted::reported(values) }))
     }
 
     /// The sample inputs for a model whose sample texts are `sample`: the
     /// template reads nothing else, so the texts are the key.
     fn sample_inputs(&self, sample: &SampleTexts) -> Result<TemplateValue, SnippetError> {
-        self.sample_inputs.get_or_make(sample, || self.shared_values(INPUTS_TEMPLATE, &minijinja::context! { sample }))
+        self.sample_inputs.get_or_make(sample, || self.templates.shared_values(INPUTS_TEMPLATE, &minijinja::context! { sample }))
     }
-
-    /// The variables the template `name` sets at its top level, rendered with
-    /// `context`, as one map: values that several templates of a model read,
-    /// made once per model. (Macros imported by each template would be built
-    /// again on every render: minijinja cannot share them between renders.)
-    pub(crate) fn shared_values(&self, name: &str, context: &TemplateValue) -> Result<TemplateValue, SnippetError> {
-        let error = |source| SnippetError::Render { name: name.to_owned(), source };
-        let captured = self.env.get_template(name).and_then(|t| t.render_captured(context)).map_err(error)?;
-        let state = captured.state();
-        Ok(state.exports().into_iter().map(|var| (var, state.lookup(var).unwrap_or_default())).collect())
-    }
-}
-
-/// Renders a template and tidies the text.
-fn render_template(template: &minijinja::Template<'_, '_>, context: &TemplateValue) -> Result<String, SnippetError> {
-    let error = |source| SnippetError::Render { name: template.name().to_owned(), source };
-    Ok(tidy(template.render(context).map_err(error)?))
-}
-
-fn base_environment() -> Environment<'static> {
-    let mut env = Environment::new();
-    // Whitespace control is applied when a template compiles, so set it first.
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    // Included pieces end with a newline like any file; keep it so the next
-    // line of the including template starts on a line of its own.
-    env.set_keep_trailing_newline(true);
-    env.set_formatter(write_value);
-    env
-}
-
-/// Writes a value a template prints, as minijinja's default formatter does,
-/// but a string without escaping straight into the output rather than
-/// through `Display`: examples are code, and nearly every value printed is a
-/// string a filter made.
-fn write_value(
-    out: &mut minijinja::Output,
-    state: &minijinja::State,
-    value: &TemplateValue,
-) -> Result<(), minijinja::Error> {
-    match value.as_str() {
-        Some(text) if state.auto_escape() == minijinja::AutoEscape::None => Ok(out.write_str(text)?),
-        _ => minijinja::escape_formatter(out, state, value),
-    }
-}
-
-/// Strips trailing spaces from every line and blank lines at both ends, so
-/// templates can be laid out for reading.
-fn tidy(text: String) -> String {
-    if is_tidy(&text) {
-        return text;
-    }
-    let text = text.trim_matches('\n');
-    let mut out = String::with_capacity(text.len());
-    let mut start = 0;
-    for at in memchr::memchr_iter(b'\n', text.as_bytes()) {
-        out.push_str(text[start..at].trim_end());
-        out.push('\n');
-        start = at + 1;
-    }
-    out.push_str(text[start..].trim_end());
-    out.truncate(out.trim_end().len());
-    out
-}
-
-/// Whether [`tidy`] would leave `text` as it is, which it nearly always
-/// does: then the text is kept rather than copied. Only the end of each line
-/// is looked at; a line ending in a character outside ASCII is left to
-/// `tidy` to judge.
-fn is_tidy(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    // Branch-free, so that the compiler checks many bytes at once.
-    let ends_line = |byte: u8| (byte < 0x80) & !matches!(byte, b' ' | b'\t'..=b'\r');
-    // A blank line inside the text is kept; one at either end is not.
-    let untidy_end = |before: u8, byte: u8| (byte == b'\n') & (before != b'\n') & !ends_line(before);
-    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else { return false };
-    if first == b'\n' || !ends_line(last) {
-        return false;
-    }
-    // Each byte with the one before it, 32 pairs at a time.
-    let (befores, bytes) = (&bytes[..bytes.len() - 1], &bytes[1..]);
-    !befores.chunks(32).zip(bytes.chunks(32)).any(|(befores, bytes)| {
-        befores.iter().zip(bytes).fold(false, |untidy, (&before, &byte)| untidy | untidy_end(before, byte))
-    })
 }
 
 /// What a library template can read. Field names follow the record, so a
@@ -461,55 +311,10 @@ impl<'a> RecordContext<'a> {
     }
 }
 
-/// The first widget example's text: the sample text of examples.
-pub(crate) fn widget_text(record: &ModelRecord) -> Option<&str> {
-    record.widget_data.iter().find_map(|w| w.text.as_deref())
-}
-
 fn first_string(value: Option<&Value>) -> Option<&str> {
     match value? {
         Value::String(s) => Some(s),
         Value::Array(items) => items.iter().find_map(Value::as_str),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// `tidy` as it was first written, line by line: the fast one must agree.
-    fn reference_tidy(text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        for line in text.trim_matches('\n').lines() {
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-        out.truncate(out.trim_end().len());
-        out
-    }
-
-    proptest! {
-        #[test]
-        fn tidy_gives_the_reference_text(
-            pieces in proptest::collection::vec(
-                proptest::sample::select(vec![
-                    "a", "é", " ", "\t", "\r", "\n", "\n\n", "\u{a0}", "\u{2028}", "\u{b}", "\u{1c}", "x y",
-                ]),
-                0..16,
-            )
-        ) {
-            let text = pieces.concat();
-            prop_assert_eq!(tidy(text.clone()), reference_tidy(&text), "{:?}", text);
-        }
-    }
-
-    #[test]
-    fn tidy_examples() {
-        assert_eq!(tidy("\n\nimport os  \n\n\nprint(1)\t\r\n \n".into()), "import os\n\n\nprint(1)");
-        assert_eq!(tidy("a\nb".into()), "a\nb");
-        assert_eq!(tidy("".into()), "");
-        assert_eq!(tidy("\n".into()), "");
     }
 }

@@ -1,29 +1,33 @@
 //! The filters every template may use. Each takes what a template holds and
-//! returns code in one language; record values reach code only through them.
+//! returns code in one language; record values reach code only through them,
+//! so the filters that quote a value also note it for the engine's report of
+//! the values a model's examples hold ([`crate::substituted`]).
 
 use std::borrow::Cow;
 
 use indexmap::IndexMap;
 use minijinja::value::ValueKind;
-use minijinja::{Environment, Value as TemplateValue};
+use minijinja::{Environment, State, Value as TemplateValue};
 use serde_json::Value;
 
 use crate::escape::{comment_text, identifier, js_str, py_str, py_value, sh_str};
-use crate::inference::{self, BodyError, BodyFormat};
+use crate::substituted::note;
+use crate::body::{self, BodyError, BodyFormat};
 
 /// Adds the filters to `env`.
 pub(crate) fn register_filters(env: &mut Environment<'static>) {
     // String literals; non-strings (numbers) are written in their text form.
-    env.add_filter("py", |v: TemplateValue| py_str(&text_of(&v)));
-    env.add_filter("js", |v: TemplateValue| js_str(&text_of(&v)));
-    env.add_filter("sh", |v: TemplateValue| sh_str(&text_of(&v)));
-    env.add_filter("comment", |v: TemplateValue| comment_text(&text_of(&v)));
+    env.add_filter("py", |state: &State, v: TemplateValue| noted(state, &v, py_str(&text_of(&v))));
+    env.add_filter("js", |state: &State, v: TemplateValue| noted(state, &v, js_str(&text_of(&v))));
+    env.add_filter("sh", |state: &State, v: TemplateValue| noted(state, &v, sh_str(&text_of(&v))));
+    env.add_filter("comment", |state: &State, v: TemplateValue| noted(state, &v, comment_text(&text_of(&v))));
     // A class or function name from the record, or none when it is not one.
-    env.add_filter("ident", |v: TemplateValue| {
-        v.as_str().and_then(identifier).map(TemplateValue::from).unwrap_or(TemplateValue::from(()))
+    env.add_filter("ident", |state: &State, v: TemplateValue| {
+        let name = v.as_str().and_then(identifier).map(TemplateValue::from).unwrap_or(TemplateValue::from(()));
+        noted(state, &v, name)
     });
     // Any record value as a Python literal (dicts, lists, True/None...).
-    env.add_filter("pyval", |v: TemplateValue| py_value(&json_of(&v)));
+    env.add_filter("pyval", |state: &State, v: TemplateValue| noted(state, &v, py_value(&json_of(&v))));
     // `body | format_body("python", 1)`: one JSON value as json, python,
     // python_kwargs, js or curl, indented for the line it starts on.
     env.add_filter("format_body", format_body);
@@ -58,16 +62,24 @@ fn text_of(value: &TemplateValue) -> Cow<'_, str> {
     }
 }
 
+/// `code`, made from `value`, with `value` noted ([`crate::substituted`]).
+fn noted<T>(state: &State, value: &TemplateValue, code: T) -> T {
+    note(state, value);
+    code
+}
+
 /// `body | format_body("python", 1)`.
-fn format_body(v: TemplateValue, format: String, level: Option<usize>) -> Result<String, minijinja::Error> {
+fn format_body(state: &State, v: TemplateValue, format: String, level: Option<usize>) -> Result<String, minijinja::Error> {
+    // Noted before the cache is asked, so a remembered body is noted too.
+    note(state, &v);
     let invalid = |e: BodyError| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string());
     let format = BodyFormat::parse(&format).map_err(invalid)?;
     let level = level.unwrap_or(0);
     // A model's examples format the same few values again and again.
     crate::cache::remembered_body(&v, format, level, || {
         // Written as it is; a value that is not plain data goes through JSON.
-        inference::format_template_body(&v, format, level)
-            .unwrap_or_else(|| inference::format_body(&json_of(&v), format, level))
+        body::format_template_body(&v, format, level)
+            .unwrap_or_else(|| body::format_body(&json_of(&v), format, level))
     })
     .map_err(invalid)
 }

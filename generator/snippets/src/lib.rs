@@ -6,17 +6,23 @@
 //!
 //! [`ModelRecord`]: modelpages_record::ModelRecord
 
+mod body;
 mod cache;
 mod catalogue;
 mod engine;
 pub mod escape;
 mod filters;
 pub mod inference;
+mod language;
 pub mod local_apps;
 pub mod sample;
+mod substituted;
+mod template_set;
 mod transformers_class;
 
 pub use catalogue::{Catalogue, Library};
-pub use engine::{is_comment_only, Language, LibraryExamples, Snippet, SnippetEngine, SnippetError};
+pub use engine::{is_comment_only, LibraryExamples, Snippet, SnippetEngine};
+pub use language::Language;
+pub use template_set::SnippetError;
 pub use inference::{InferenceExamples, InferenceOptions, InferenceSettings, InferenceSnippet};
-pub use local_apps::{LocalApp, LocalAppExample, LocalAppKind};
+pub use local_apps::{LocalApp, LocalAppExample, LocalAppExamples, LocalAppKind};

@@ -8,11 +8,12 @@
 //! are untrusted: ids and file names reach shell code only through the `sh`
 //! filter and URLs only percent-encoded.
 
-use modelpages_gguf::GgufListing;
+use modelpages_gguf::GgufFiles;
 use modelpages_record::ModelRecord;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Language, SnippetEngine, SnippetError};
+use crate::language::Language;
+use crate::template_set::{SnippetError, TemplateSet};
 
 /// One local app as the catalogue describes it.
 #[derive(Clone, Debug, Deserialize)]
@@ -88,6 +89,17 @@ pub struct LocalAppExample {
     pub content: String,
 }
 
+/// The local apps that can run a model, and the model's own values their
+/// commands quote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalAppExamples {
+    /// Each app's examples together, in the order pages show the apps.
+    pub apps: Vec<LocalAppExample>,
+    /// The model's own values the commands quote (its id, a file name, a
+    /// widget text...), sorted, each once ([`crate::substituted`]).
+    pub values: Vec<String>,
+}
+
 /// The local-app catalogue built into the binary, in the order pages show it.
 pub(crate) fn builtin_apps() -> Vec<LocalApp> {
     serde_json::from_str(include_str!("../data/local_apps.json")).expect("data/local_apps.json is valid (tested)")
@@ -129,80 +141,91 @@ impl Rule {
     }
 }
 
-impl SnippetEngine {
-    /// The local apps that can run `record`, each with its commands or link.
-    /// `gguf` is the model's GGUF files as the build saw them (with files
-    /// found beside the record); without it they come from the record's
-    /// `siblings`.
-    pub fn local_app_examples(
-        &self,
-        record: &ModelRecord,
-        gguf: Option<&GgufListing>,
-    ) -> Result<Vec<LocalAppExample>, SnippetError> {
-        let from_siblings;
-        let listing = match gguf {
-            Some(listing) => listing,
-            None => {
-                from_siblings = GgufListing::new(record.siblings.iter().map(|s| (s.rfilename.as_str(), s.size)), &Default::default());
-                &from_siblings
-            }
-        };
-        let has_gguf = listing.has_model_files();
-        let quant = listing.default_group().map(|g| g.label.as_str());
-        let context = LocalAppContext {
-            id: &record.id,
-            name: record.id.split_once('/').map_or(record.id.as_str(), |(_, name)| name),
-            tags: &record.tags,
-            pipeline_tag: record.task(),
-            widget_text: crate::engine::widget_text(record),
-            gguf: has_gguf,
-            quant,
-            quants: listing.groups.iter().map(|g| g.label.as_str()).collect(),
-            file: listing.default_file().map(|f| f.name.as_str()),
-            model_ref: match quant {
-                Some(quant) => format!("{}:{quant}", record.id),
-                None => record.id.clone(),
-            },
-        };
-        let mut context = minijinja::Value::from_serialize(&context);
-        if has_gguf {
-            let llama = self.shared_values(LLAMA_TEMPLATE, &context)?;
-            context = minijinja::context! { llama, ..context };
+/// The apps of `apps` that can run `record`, each with its commands or
+/// link, rendered from `templates`. `gguf` is the model's GGUF files as the
+/// build saw them (with files found beside the record); without it they
+/// come from the record's `siblings`.
+pub(crate) fn examples(
+    apps: &[LocalApp],
+    templates: &TemplateSet,
+    record: &ModelRecord,
+    gguf: Option<&GgufFiles>,
+) -> Result<LocalAppExamples, SnippetError> {
+    let (apps, values) = crate::substituted::noting(|| app_examples(apps, templates, record, gguf));
+    Ok(LocalAppExamples { apps: apps?, values: crate::substituted::reported(values) })
+}
+
+/// [`examples`] without the values.
+fn app_examples(
+    apps: &[LocalApp],
+    templates: &TemplateSet,
+    record: &ModelRecord,
+    gguf: Option<&GgufFiles>,
+) -> Result<Vec<LocalAppExample>, SnippetError> {
+    let from_siblings;
+    let gguf = match gguf {
+        Some(gguf) => gguf,
+        None => {
+            from_siblings = GgufFiles::new(record.siblings.iter().map(|s| (s.rfilename.as_str(), s.size)), &Default::default());
+            &from_siblings
         }
-        let mut examples = Vec::new();
-        for app in self.local_apps() {
-            let Some(rule) = app.when.iter().find(|r| r.matches(record, has_gguf)) else { continue };
-            let example = |title: &str, language, content| LocalAppExample {
-                app: app.key.clone(),
-                label: app.label.clone(),
-                docs_url: app.docs_url.clone(),
-                kind: app.kind,
-                macos_only: app.macos_only,
-                title: title.to_owned(),
-                language,
-                content,
-            };
-            match (app.kind, &rule.url) {
-                (LocalAppKind::DeepLink, Some(url)) => {
-                    examples.push(example(&format!("Open in {}", app.label), None, url.replace("{id}", &crate::escape::percent_encode_path(&record.id))));
-                }
-                _ => {
-                    for command in &app.commands {
-                        let content = self.render(&format!("local_apps/{}", command.template), &context)?;
-                        if !content.is_empty() {
-                            examples.push(example(&command.title, Some(Language::Sh), content));
-                        }
+    };
+    let has_gguf = gguf.has_model_files();
+    let quant = gguf.default_group().map(|g| g.label.as_str());
+    let context = LocalAppContext {
+        id: &record.id,
+        name: record.id.split_once('/').map_or(record.id.as_str(), |(_, name)| name),
+        tags: &record.tags,
+        pipeline_tag: record.task(),
+        widget_text: crate::sample::widget_text(record),
+        gguf: has_gguf,
+        quant,
+        quants: gguf.groups.iter().map(|g| g.label.as_str()).collect(),
+        file: gguf.default_file().map(|f| f.name.as_str()),
+        model_ref: match quant {
+            Some(quant) => format!("{}:{quant}", record.id),
+            None => record.id.clone(),
+        },
+    };
+    let mut context = minijinja::Value::from_serialize(&context);
+    if has_gguf {
+        let llama = templates.shared_values(LLAMA_TEMPLATE, &context)?;
+        context = minijinja::context! { llama, ..context };
+    }
+    let mut examples = Vec::new();
+    for app in apps {
+        let Some(rule) = app.when.iter().find(|r| r.matches(record, has_gguf)) else { continue };
+        let example = |title: &str, language, content| LocalAppExample {
+            app: app.key.clone(),
+            label: app.label.clone(),
+            docs_url: app.docs_url.clone(),
+            kind: app.kind,
+            macos_only: app.macos_only,
+            title: title.to_owned(),
+            language,
+            content,
+        };
+        match (app.kind, &rule.url) {
+            (LocalAppKind::DeepLink, Some(url)) => {
+                examples.push(example(&format!("Open in {}", app.label), None, url.replace("{id}", &crate::escape::percent_encode_path(&record.id))));
+            }
+            _ => {
+                for command in &app.commands {
+                    let content = templates.render(&format!("local_apps/{}", command.template), &context)?;
+                    if !content.is_empty() {
+                        examples.push(example(&command.title, Some(Language::Sh), content));
                     }
                 }
             }
         }
-        Ok(examples)
     }
+    Ok(examples)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SnippetEngine;
 
     #[test]
     fn catalogue_is_consistent() {

@@ -106,11 +106,21 @@ impl SampleTexts {
             context: pair.map(|(_, c)| c).or(widget_context).unwrap_or(DEFAULT_CONTEXT).to_owned(),
         }
     }
+
+    /// Every text, as examples quote them.
+    pub fn texts(&self) -> [&str; 4] {
+        [&self.text, &self.chat_text, &self.question, &self.context]
+    }
 }
 
 /// The first value `field` gives of the widget examples that fits.
 fn first_fitting<'a>(widget: &'a [WidgetExample], field: impl Fn(&'a WidgetExample) -> Option<&'a str>) -> Option<&'a str> {
     widget.iter().filter_map(field).find(|v| fits(v))
+}
+
+/// The first widget example's text: the sample text of examples.
+pub(crate) fn widget_text(record: &ModelRecord) -> Option<&str> {
+    record.widget_data.iter().find_map(|w| w.text.as_deref())
 }
 
 #[cfg(test)]

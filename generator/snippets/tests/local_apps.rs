@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use modelpages_gguf::GgufListing;
+use modelpages_gguf::GgufFiles;
 use modelpages_record::ModelRecord;
 use modelpages_snippets::{LocalAppExample, LocalAppKind, SnippetEngine};
 use serde_json::json;
@@ -13,7 +13,7 @@ fn record(value: serde_json::Value) -> ModelRecord {
 }
 
 fn examples(record: &ModelRecord) -> Vec<LocalAppExample> {
-    SnippetEngine::new().local_app_examples(record, None).unwrap()
+    SnippetEngine::new().local_app_examples(record, None).unwrap().apps
 }
 
 fn apps(record: &ModelRecord) -> Vec<String> {
@@ -77,9 +77,9 @@ fn files_without_a_label_are_named_by_file() {
 #[test]
 fn files_found_beside_the_record_count_when_given() {
     let r = record(json!({"id": "a/b", "pipeline_tag": "text-generation"}));
-    assert!(apps(&r).is_empty(), "no siblings, no listing: nothing to run");
-    let listing = GgufListing::new([("b-Q8_0.gguf", Some(10)), ("b-Q3_K_M.gguf", Some(4))], &HashMap::new());
-    let all = SnippetEngine::new().local_app_examples(&r, Some(&listing)).unwrap();
+    assert!(apps(&r).is_empty(), "no siblings, no GGUF files given: nothing to run");
+    let files = GgufFiles::new([("b-Q8_0.gguf", Some(10)), ("b-Q3_K_M.gguf", Some(4))], &HashMap::new());
+    let all = SnippetEngine::new().local_app_examples(&r, Some(&files)).unwrap().apps;
     let llama = &all.iter().find(|e| e.app == "llama.cpp").unwrap().content;
     assert!(llama.contains("-hf 'a/b:Q3_K_M'"), "the nearest at or below Q4_K_M: {llama}");
 }

@@ -83,6 +83,13 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The files of the snapshot `before` that the folder `dir` no longer has,
+/// by relative path: what a deploy of `dir` over `before` must remove.
+pub fn files_gone(before: &BTreeMap<String, String>, dir: &Path) -> Vec<String> {
+    let now = snapshot(dir);
+    before.keys().filter(|path| !now.contains_key(*path)).cloned().collect()
+}
+
 /// Writes `count` small valid models named `ns<i % 7>/model-<i>` with a card.
 pub fn synthetic_corpus(root: &Path, count: usize, card_marker: &str) {
     for i in 0..count {

@@ -14,7 +14,7 @@ use modelpages_record::{printable, Sibling};
 use serde::Serialize;
 
 use crate::card_links::encode_path;
-use crate::local::bytes_text;
+use super::bytes_text;
 
 /// Files of one record looked at; the rest are counted, not listed.
 pub const MAX_FILES: usize = 10_000;

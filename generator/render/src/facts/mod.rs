@@ -6,7 +6,7 @@
 //! `site-src/templates/model/` (facts, tags, tree, files, evals, inputs).
 //!
 //! Everything is computed here from the record, the card's metadata, the
-//! GGUF listing and the model's [`TreeBlock`] (which the build computes
+//! GGUF files and the model's [`TreeBlock`] (which the build computes
 //! across the corpus); nothing reads files. Record values are untrusted:
 //! lists are bounded, paths checked, dates validated, and the templates
 //! escape every string.
@@ -16,16 +16,16 @@ mod files;
 mod numbers;
 mod tags;
 
-use modelpages_gguf::GgufListing;
+use modelpages_gguf::GgufFiles;
 use modelpages_record::{Gated, LoadedModel};
 use serde::Serialize;
 
-use crate::local::{bytes_text, count_text};
 use crate::tree::{TreeBlock, TOP_DERIVATIVES};
 
 pub use evals::{EvalsView, InputView};
 pub use files::{path_problem, resolve_url, FilesView};
 pub use numbers::{compact, counted, day_of};
+pub(crate) use numbers::{bytes_text, count_text};
 pub use tags::TagGroup;
 
 /// File rows on the model page; more go to the files page (`<id>/files/`).
@@ -34,7 +34,7 @@ pub const FILES_ON_PAGE: usize = 50;
 /// What the facts are made from.
 pub struct FactsInput<'a> {
     pub model: &'a LoadedModel,
-    pub gguf: &'a GgufListing,
+    pub gguf: &'a GgufFiles,
     /// The task's key and display name, the library's key and label.
     pub task: Option<(&'a str, &'a str)>,
     pub library: Option<(&'a str, &'a str)>,

@@ -1,5 +1,7 @@
 //! Numbers and dates as the facts column words them: compact counts
-//! ("5.8M downloads", "1 like"), and record timestamps cut to their day.
+//! ("5.8M downloads", "1 like"), file sizes and parameter counts in three
+//! significant digits ("808 MB", "8.03B"; also used by the GGUF table and
+//! the quantization picker), and record timestamps cut to their day.
 //!
 //! Counts are rounded to at most three significant digits and one decimal,
 //! the way a visitor reads them at a glance: `4_321` is `4.3k`,
@@ -49,6 +51,29 @@ pub fn day_of(timestamp: &str) -> Option<String> {
     ((1..=12).contains(&month) && (1..=31).contains(&date)).then(|| day.to_owned())
 }
 
+/// `n` in three significant digits with a unit from `units` (each 1000
+/// times the one before): `807694464` bytes is `808 MB`.
+fn with_units(n: u64, units: &[&str]) -> String {
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 999.5 && unit + 1 < units.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    let digits = if unit == 0 || value >= 99.95 { 0 } else if value >= 9.995 { 1 } else { 2 };
+    format!("{value:.digits$}{}", units[unit])
+}
+
+/// A file size as hubs show it, in decimal units.
+pub(crate) fn bytes_text(bytes: u64) -> String {
+    with_units(bytes, &[" B", " kB", " MB", " GB", " TB", " PB"])
+}
+
+/// A parameter count: `8030261248` is `8.03B`.
+pub(crate) fn count_text(n: u64) -> String {
+    with_units(n, &["", "K", "M", "B", "T"])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +113,19 @@ mod tests {
         for bad in ["", "2024-3-5", "yesterday!", "2024-13-01T", "2024-01-00", "\"><script>", "2024-0é-01"] {
             assert_eq!(day_of(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn sizes_and_counts() {
+        assert_eq!(bytes_text(512), "512 B");
+        assert_eq!(bytes_text(262_400), "262 kB");
+        assert_eq!(bytes_text(807_694_464), "808 MB");
+        assert_eq!(bytes_text(2_479_595_648), "2.48 GB");
+        assert_eq!(bytes_text(32_132_073_504), "32.1 GB");
+        assert_eq!(bytes_text(999_999), "1.00 MB");
+        assert_eq!(bytes_text(u64::MAX), "18447 PB");
+        assert_eq!(count_text(12_800), "12.8K");
+        assert_eq!(count_text(8_030_261_248), "8.03B");
+        assert_eq!(count_text(7), "7");
     }
 }

@@ -9,7 +9,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use modelpages_gguf::{read_header, GgufHeader, GgufListing};
+use modelpages_gguf::{read_header, GgufHeader, GgufFiles};
 use modelpages_record::{open_regular_file, LoadedModel, ModelRecord, RecordError};
 use modelpages_render::QuantVariant;
 use modelpages_snippets::{LocalAppExample, SnippetEngine, SnippetError};
@@ -17,7 +17,7 @@ use modelpages_snippets::{LocalAppExample, SnippetEngine, SnippetError};
 /// A model's GGUF files, and the problems met reading those in its folder.
 #[derive(Debug, Default)]
 pub struct ModelGguf {
-    pub listing: GgufListing,
+    pub files: GgufFiles,
     /// One per entry that is a link or not a regular file, or whose header
     /// could not be read.
     pub errors: Vec<RecordError>,
@@ -103,13 +103,16 @@ pub fn model_gguf(dir: &Path, record: &ModelRecord) -> ModelGguf {
             None => files.push((name, Some(*size))),
         }
     }
-    ModelGguf { listing: GgufListing::new(files, &headers), errors }
+    ModelGguf { files: GgufFiles::new(files, &headers), errors }
 }
 
 /// What a model page shows about running the model locally.
 pub struct LocalSection {
-    pub listing: GgufListing,
+    pub files: GgufFiles,
     pub apps: Vec<LocalAppExample>,
+    /// The model's own values the apps' commands quote, as the snippet
+    /// engine reported them.
+    pub values: Vec<String>,
     /// Every quantization with the examples for it, for the page's
     /// quantization picker; empty unless there are two or more.
     pub variants: Vec<QuantVariant>,
@@ -117,25 +120,25 @@ pub struct LocalSection {
     pub notes: Vec<String>,
 }
 
-/// The examples again for each quantization (the listing with another
+/// The examples again for each quantization (the GGUF files with another
 /// default): what the page's quantization picker rewrites the commands to.
 /// At most `MAX_QUANTS` of them; none when there is only one to pick.
 fn quant_variants(
     snippets: &SnippetEngine,
     model: &LoadedModel,
-    listing: &GgufListing,
+    gguf: &GgufFiles,
     shown: &[LocalAppExample],
 ) -> Result<Vec<QuantVariant>, SnippetError> {
-    if listing.groups.len() < 2 || listing.default.is_none() || shown.is_empty() {
+    if gguf.groups.len() < 2 || gguf.default.is_none() || shown.is_empty() {
         return Ok(Vec::new());
     }
     let mut variants = Vec::new();
-    for (index, group) in listing.groups.iter().enumerate().take(modelpages_render::MAX_QUANTS) {
-        let apps = if listing.default == Some(index) {
+    for (index, group) in gguf.groups.iter().enumerate().take(modelpages_render::MAX_QUANTS) {
+        let apps = if gguf.default == Some(index) {
             shown.to_vec()
         } else {
-            let listing = GgufListing { default: Some(index), ..listing.clone() };
-            snippets.local_app_examples(&model.record, Some(&listing))?
+            let gguf = GgufFiles { default: Some(index), ..gguf.clone() };
+            snippets.local_app_examples(&model.record, Some(&gguf))?.apps
         };
         let file = group.files.first().map(|f| f.name.clone());
         variants.push(QuantVariant { label: group.label.to_string(), size: group.size, file, apps });
@@ -146,10 +149,10 @@ fn quant_variants(
 /// The GGUF files and local-app examples of `model`.
 pub fn local_section(snippets: &SnippetEngine, model: &LoadedModel) -> Result<LocalSection, SnippetError> {
     let gguf = model_gguf(&model.source.dir, &model.record);
-    let apps = snippets.local_app_examples(&model.record, Some(&gguf.listing))?;
-    let variants = quant_variants(snippets, model, &gguf.listing, &apps)?;
+    let local = snippets.local_app_examples(&model.record, Some(&gguf.files))?;
+    let variants = quant_variants(snippets, model, &gguf.files, &local.apps)?;
     let notes = gguf.errors.iter().map(|e| format!("GGUF header not read: {e}")).collect();
-    Ok(LocalSection { listing: gguf.listing, apps, variants, notes })
+    Ok(LocalSection { files: gguf.files, apps: local.apps, values: local.values, variants, notes })
 }
 
 #[cfg(test)]
@@ -173,7 +176,7 @@ mod tests {
         .unwrap();
         let gguf = model_gguf(dir.path(), &record);
         let rows: Vec<(&str, Option<u64>, bool)> =
-            gguf.listing.groups.iter().map(|g| (g.label.as_str(), g.size, g.facts().is_some())).collect();
+            gguf.files.groups.iter().map(|g| (g.label.as_str(), g.size, g.facts().is_some())).collect();
         let len = Some(bytes.len() as u64);
         assert_eq!(rows, [("Q8_0", len, true), ("Q4_K_M", len, true), ("Q2_K", Some(3), false)]);
         #[cfg(unix)]
@@ -229,7 +232,7 @@ mod tests {
         let record: ModelRecord = serde_json::from_str(r#"{"id": "a/m"}"#).unwrap();
         let path = dir.path().to_owned();
         let gguf = within_seconds(move || model_gguf(&path, &record));
-        let rows: Vec<(&str, bool)> = gguf.listing.groups.iter().map(|g| (g.label.as_str(), g.facts().is_some())).collect();
+        let rows: Vec<(&str, bool)> = gguf.files.groups.iter().map(|g| (g.label.as_str(), g.facts().is_some())).collect();
         assert_eq!(rows, [("Q8_0", true)]);
         let mut errors: Vec<String> = gguf.errors.iter().map(|e| e.to_string()).collect();
         errors.sort();

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use minijinja::Value as TemplateValue;
 
 use super::memo::data_address;
-use crate::inference::{BodyError, BodyFormat};
+use crate::body::{BodyError, BodyFormat};
 
 /// How many formatted bodies a thread remembers: the few values of the
 /// model at hand, in each of the forms its templates use.

@@ -18,8 +18,8 @@
 //! and the options), and [`clients_for`] returns the rows that serve it, in
 //! table order (the order pages show them).
 
-use crate::engine::Language;
-use crate::inference::body::BodyFormat;
+use crate::body::BodyFormat;
+use crate::language::Language;
 use crate::inference::providers::{provider_key_variable, FAL_AI};
 
 /// How a client takes the model, the URL and the key.

@@ -96,6 +96,13 @@ impl SampleInputs {
     }
 }
 
+impl SampleInputs {
+    /// The texts examples quote, which a model's widget examples can give.
+    pub fn texts(&self) -> [&str; 4] {
+        [&self.text, &self.question, &self.context, &self.source_sentence]
+    }
+}
+
 /// A sample input that is the same for every model, built once, as JSON and
 /// as a template value.
 #[derive(Debug)]

@@ -5,30 +5,30 @@
 //! example must get right (URL, model field, token variable, body); templates
 //! only lay the code out.
 
-mod body;
 pub mod clients;
 mod context;
 mod inputs;
 mod providers;
 mod tasks;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use minijinja::Value as TemplateValue;
 use serde::Serialize;
 
-pub use body::{format_body, BodyError, BodyFormat};
+pub use crate::body::{format_body, BodyError, BodyFormat};
 pub use clients::{client, Client, ClientKind, RouteOffer, CHAT_TEMPLATES, CLIENTS};
-pub(crate) use body::format_template_body;
 pub use providers::{
     is_provider_name, known_providers, provider_key_variable, provider_mappings, ProviderInfo, ProviderMapping, AUTO, FAL_AI,
     HF_INFERENCE,
 };
 pub use tasks::{task_specs, TaskSpec};
 
-use crate::engine::Language;
-use crate::cache::memo::{Encoder, IdMarker, Part, RenderKey, ID_MARKER};
-pub(crate) use context::ID_NAMES;
+use crate::cache::memo::{Encoder, IdMarker, Part, RenderKey, RenderMemo, ID_MARKER};
+use crate::language::Language;
+use crate::template_set::{SnippetError, TemplateSet};
+use context::ID_NAMES;
 use context::{CallValues, ExampleContext, FalContext, RouteParts, RouteValues};
 use modelpages_record::ModelRecord;
 
@@ -92,6 +92,10 @@ pub struct InferenceSnippet {
 pub struct InferenceExamples {
     pub snippets: Vec<InferenceSnippet>,
     pub notes: Vec<String>,
+    /// The model's own values the examples quote: its id, its sample
+    /// inputs, the model names and ids its providers take; sorted, each
+    /// once ([`crate::substituted`]).
+    pub values: Vec<String>,
 }
 
 /// What kind of request a model gets.
@@ -114,17 +118,64 @@ pub fn request_kind<'a>(record: &ModelRecord, specs: &'a [TaskSpec]) -> Option<R
     specs.iter().find(|s| s.task == task).map(RequestKind::Task)
 }
 
-impl crate::engine::SnippetEngine {
+/// What hosted-inference examples are made from besides the templates:
+/// the task table, the providers and clients, and the example texts kept
+/// for reuse. The engine holds one and hands it the templates to render.
+pub(crate) struct HostedInference {
+    task_specs: Vec<TaskSpec>,
+    providers: Vec<ProviderInfo>,
+    /// The hosted-inference clients ([`clients`]).
+    pub(crate) clients: Vec<Client>,
+    /// The hosted-inference templates whose text can be given to every model
+    /// it fits, with its own id ([`crate::cache::id_text`]), each with a number.
+    pub(crate) reusable_templates: HashMap<String, u32>,
+    /// Hosted-inference examples kept for reuse ([`crate::cache`]).
+    pub(crate) memo: RenderMemo,
+}
+
+impl HostedInference {
+    /// The built-in tables, and which of `templates`' inference templates
+    /// can be reused.
+    pub(crate) fn new(templates: &TemplateSet) -> HostedInference {
+        let env = templates.environment();
+        // Names first: templates given at run time are locked while listed,
+        // and the check looks templates up.
+        let inference_templates: Vec<String> = env
+            .templates()
+            .map(|(name, _)| name)
+            .filter(|name| name.starts_with("inference/") && !name.rsplit('/').next().unwrap_or("").starts_with('_'))
+            .map(str::to_owned)
+            .collect();
+        let reusable_templates = inference_templates
+            .into_iter()
+            .filter(|name| crate::cache::id_text::uses_id_only_as_text(env, name, ID_NAMES))
+            .zip(0..)
+            .collect();
+        HostedInference {
+            task_specs: task_specs(),
+            providers: known_providers(),
+            clients: CLIENTS.to_vec(),
+            reusable_templates,
+            memo: RenderMemo::default(),
+        }
+    }
+
+    /// The tasks hosted inference serves, with their template kinds.
+    pub(crate) fn task_specs(&self) -> &[TaskSpec] {
+        &self.task_specs
+    }
+
     /// The hosted-inference examples of `record`. Never fails for the record's
     /// sake: a provider that cannot serve the model is noted and skipped.
-    pub fn inference_examples(
+    pub(crate) fn examples(
         &self,
+        templates: &TemplateSet,
         record: &ModelRecord,
         settings: &InferenceSettings,
         options: &InferenceOptions,
-    ) -> Result<InferenceExamples, crate::SnippetError> {
+    ) -> Result<InferenceExamples, SnippetError> {
         let mut out = InferenceExamples::default();
-        let specs = self.task_specs();
+        let specs = &self.task_specs;
         // A task hosted inference does not serve simply has no examples.
         let Some(kind) = request_kind(record, specs) else { return Ok(out) };
         let mut unknown_note = None;
@@ -153,6 +204,11 @@ impl crate::engine::SnippetEngine {
             ));
         }
         let sample = inputs::SampleInputs::of(record, &kind);
+        // Computed here, not noted by the filters: example texts are reused
+        // across models without rendering them again.
+        let mut values: Vec<String> = vec![record.id.clone()];
+        values.extend(sample.texts().map(str::to_owned));
+        values.extend(sample.sentences.iter().cloned());
         let call = Arc::new(CallValues::of(record, &kind, &sample, options));
         let id = record.id.as_str();
         let marker = IdMarker::new(id);
@@ -170,7 +226,9 @@ impl crate::engine::SnippetEngine {
             match self.route(record, &kind, provider, mapping, settings, options) {
                 Err(note) => out.notes.push(format!("{}: {note}", record.id)),
                 Ok(route) => {
-                    let clients: Vec<Client> = clients::clients_for(self.clients(), &route.offer, template).copied().collect();
+                    values.push(route.model.clone());
+                    values.extend(mapping.map(|m| m.provider_id.clone()));
+                    let clients: Vec<Client> = clients::clients_for(&self.clients, &route.offer, template).copied().collect();
                     if let (true, RequestKind::Task(spec)) = (clients.is_empty(), &kind) {
                         let note = format!("no client can call task {:?} through provider {provider:?}", spec.task);
                         out.notes.push(format!("{}: {note}", record.id));
@@ -188,7 +246,7 @@ impl crate::engine::SnippetEngine {
                             let parts = [call.1, route.1];
                             (ExampleContext { call: call.0.clone(), route: route.0.clone(), client }, parts)
                         });
-                        let content = self.inference_example((client.language, client.name, template), id, context, marked)?;
+                        let content = self.inference_example(templates, (client.language, client.name, template), id, context, marked)?;
                         let token_env = client.own_token_env().unwrap_or_else(|| route.token_env.clone());
                         out.snippets.push(InferenceSnippet {
                             provider: provider.clone(),
@@ -201,11 +259,10 @@ impl crate::engine::SnippetEngine {
                 }
             }
         }
+        out.values = crate::substituted::reported(values);
         Ok(out)
     }
-}
 
-impl crate::engine::SnippetEngine {
     /// `wanted` without repeats, split into the providers the site knows
     /// (the catalogue, `auto`, `hf-inference`, the settings' extra ones) and
     /// the others, each in the order given.
@@ -213,7 +270,7 @@ impl crate::engine::SnippetEngine {
         let is_known = |name: &str| {
             name == AUTO
                 || name == HF_INFERENCE
-                || self.providers().iter().any(|p| p.name == name)
+                || self.providers.iter().any(|p| p.name == name)
                 || settings.extra_providers.iter().any(|p| p == name)
         };
         let mut seen = std::collections::HashSet::new();
@@ -232,23 +289,24 @@ impl crate::engine::SnippetEngine {
     /// the id marked and its key's parts, allows).
     fn inference_example(
         &self,
+        templates: &TemplateSet,
         (language, client, template): (Language, &'static str, &str),
         id: &str,
         context: ExampleContext,
         marked: Option<(ExampleContext, [Part; 2])>,
-    ) -> Result<String, crate::SnippetError> {
+    ) -> Result<String, SnippetError> {
         let name = ["inference/", language.as_str(), "/", client, "/", template, ".jinja"].concat();
         let which = (language, client, template);
-        let reusable = marked.zip(self.reusable_inference_template(&name));
+        let reusable = marked.zip(self.reusable_templates.get(&name).copied());
         let Some(((marked_context, parts), number)) = reusable else {
-            return self.render_inference(&name, which, &TemplateValue::from_object(context));
+            return render_inference(templates, &name, which, &TemplateValue::from_object(context));
         };
         let key = RenderKey::new(number, parts);
         if let Some(text) = self.memo.text(&key, id) {
             return Ok(text);
         }
-        let text = self.render_inference(&name, which, &TemplateValue::from_object(context))?;
-        let marked_text = self.render_inference(&name, which, &TemplateValue::from_object(marked_context));
+        let text = render_inference(templates, &name, which, &TemplateValue::from_object(context))?;
+        let marked_text = render_inference(templates, &name, which, &TemplateValue::from_object(marked_context));
         // Kept only if every marker stands for the id, as then it gives this
         // model's text back.
         if let Some(marked_text) = marked_text.ok().filter(|marked_text| marked_text.replace(ID_MARKER, id) == text) {
@@ -256,6 +314,23 @@ impl crate::engine::SnippetEngine {
         }
         Ok(text)
     }
+}
+
+/// Renders `inference/<language>/<client>/<template>` (named `name`); a
+/// missing template is an error naming all three.
+fn render_inference(
+    templates: &TemplateSet,
+    name: &str,
+    (language, client, template): (Language, &str, &str),
+    context: &TemplateValue,
+) -> Result<String, SnippetError> {
+    templates.render_if_found(name, context).unwrap_or_else(|| {
+        Err(SnippetError::TemplateNotFound {
+            language: language.as_str(),
+            client: client.to_owned(),
+            template: template.to_owned(),
+        })
+    })
 }
 
 /// Where the examples of one provider go and what kind of call clients can
@@ -274,7 +349,7 @@ pub(crate) struct Route<'a> {
     fal: Option<TemplateValue>,
 }
 
-impl crate::engine::SnippetEngine {
+impl HostedInference {
     fn route<'a>(
         &self,
         record: &'a ModelRecord,
@@ -361,7 +436,7 @@ impl crate::engine::SnippetEngine {
                 // The SDKs take the plain id and the provider separately.
                 route.offer.python_sdk = true;
                 route.offer.js_sdk = true;
-                let direct_base = self.providers().iter().find(|p| p.name == provider).and_then(|p| p.openai_base_url.clone());
+                let direct_base = self.providers.iter().find(|p| p.name == provider).and_then(|p| p.openai_base_url.clone());
                 if route.direct && provider != HF_INFERENCE {
                     let Some(base) = direct_base else {
                         // The SDKs know the provider's API; raw clients would need its URL.

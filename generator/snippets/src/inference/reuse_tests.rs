@@ -93,9 +93,9 @@ fn reused_examples_are_those_made_for_each_model() {
             }
         }
     }
-    let kept = reusing.memo.kept_texts();
+    let kept = reusing.inference.memo.kept_texts();
     assert!(kept > 0 && kept * 4 < examples, "{kept} texts kept for {examples} examples");
-    assert_eq!(alone.memo.kept_texts(), 0);
+    assert_eq!(alone.inference.memo.kept_texts(), 0);
 }
 
 /// Every template file, as `(name, source)`, the way templates are given
@@ -127,10 +127,10 @@ fn templates_given_at_run_time_are_reused_too() {
         }
     }
     let reusable = |engine: &SnippetEngine| {
-        let mut names: Vec<String> = engine.reusable_inference_templates.keys().cloned().collect();
+        let mut names: Vec<String> = engine.inference.reusable_templates.keys().cloned().collect();
         names.sort();
         names
     };
     assert_eq!(reusable(&given), reusable(&builtin));
-    assert!(given.memo.kept_texts() > 0);
+    assert!(given.inference.memo.kept_texts() > 0);
 }

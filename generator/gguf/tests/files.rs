@@ -4,19 +4,19 @@
 use std::collections::HashMap;
 
 use modelpages_gguf::write::{GgufWriter, MetaValue};
-use modelpages_gguf::{parse_header, shard_of, GgufListing, Limits, TensorType};
+use modelpages_gguf::{parse_header, shard_of, GgufFiles, Limits, TensorType};
 
-fn listing(files: &[(&str, Option<u64>)]) -> GgufListing {
-    GgufListing::new(files.iter().copied(), &HashMap::new())
+fn gguf_files(files: &[(&str, Option<u64>)]) -> GgufFiles {
+    GgufFiles::new(files.iter().copied(), &HashMap::new())
 }
 
-fn labels(listing: &GgufListing) -> Vec<&str> {
-    listing.groups.iter().map(|g| g.label.as_str()).collect()
+fn labels(files: &GgufFiles) -> Vec<&str> {
+    files.groups.iter().map(|g| g.label.as_str()).collect()
 }
 
 #[test]
 fn groups_largest_first_with_sizes_and_a_default() {
-    let l = listing(&[
+    let l = gguf_files(&[
         (".gitattributes", Some(1519)),
         ("README.md", Some(2100)),
         ("Llama-3.2-1B-Instruct-Q4_K_M.gguf", Some(807_694_464)),
@@ -35,7 +35,7 @@ fn groups_largest_first_with_sizes_and_a_default() {
 
 #[test]
 fn shards_are_one_file_and_sizes_add_up() {
-    let l = listing(&[
+    let l = gguf_files(&[
         ("Q4_K_M/Big-Q4_K_M-00002-of-00003.gguf", Some(20)),
         ("Q4_K_M/Big-Q4_K_M-00001-of-00003.gguf", Some(10)),
         ("Q4_K_M/Big-Q4_K_M-00003-of-00003.gguf", Some(5)),
@@ -60,7 +60,7 @@ fn shards_are_one_file_and_sizes_add_up() {
 
 #[test]
 fn files_without_labels_and_hostile_sizes() {
-    let l = listing(&[
+    let l = gguf_files(&[
         ("q38-ranks-sxc32768.gguf", Some(262_400)),
         ("model.gguf", Some(u64::MAX)),
         ("model-Q8_0.gguf", Some(u64::MAX)),
@@ -72,12 +72,12 @@ fn files_without_labels_and_hostile_sizes() {
     assert_eq!(l.groups[0].files.len(), 2, "two files of one quantization");
     assert_eq!(l.groups[0].size, None, "a sum that overflows is unknown, not a panic");
     assert_eq!(l.unlabelled.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["model.gguf", "q38-ranks-sxc32768.gguf", "é.gguf"]);
-    let only_unlabelled = listing(&[("model.gguf", None)]);
+    let only_unlabelled = gguf_files(&[("model.gguf", None)]);
     assert_eq!(only_unlabelled.default_file().unwrap().name, "model.gguf");
     assert!(only_unlabelled.default_group().is_none());
-    let only_projector = listing(&[("mmproj-model-f16.gguf", None)]);
+    let only_projector = gguf_files(&[("mmproj-model-f16.gguf", None)]);
     assert!(!only_projector.has_model_files());
-    assert!(!listing(&[]).has_model_files());
+    assert!(!gguf_files(&[]).has_model_files());
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn header_facts_of_shards_add_up() {
         ("m-Q4_K_M-00002-of-00002.gguf".to_owned(), header(&second)),
     ]);
     let files = [("m-Q4_K_M-00001-of-00002.gguf", Some(1)), ("m-Q4_K_M-00002-of-00002.gguf", Some(1)), ("m-Q8_0.gguf", Some(2))];
-    let l = GgufListing::new(files.iter().copied(), &headers);
+    let l = GgufFiles::new(files.iter().copied(), &headers);
     let facts = l.model_facts().expect("the default file was read");
     assert_eq!((facts.architecture.as_deref(), facts.context_length, facts.parameter_count, facts.parts_read), (Some("llama"), Some(8192), 2304, 2));
     let shares: Vec<(String, u64)> = facts.shares().iter().map(|(t, p)| (t.to_string(), p.round() as u64)).collect();

@@ -27,7 +27,7 @@ pub struct GgufFile {
 }
 
 impl GgufFile {
-    /// Whether shards are missing from the listing.
+    /// Whether shards are missing from the list of files.
     pub fn is_incomplete(&self) -> bool {
         (self.parts.len() as u64) < u64::from(self.parts_total)
     }
@@ -54,7 +54,7 @@ type Part<'a> = (u32, &'a str, Option<u64>);
 
 /// Every GGUF file of a model, sorted out.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct GgufListing {
+pub struct GgufFiles {
     /// Largest quantization first.
     pub groups: Vec<QuantGroup>,
     /// Index in `groups` of the quantization to suggest first.
@@ -65,11 +65,11 @@ pub struct GgufListing {
     pub projectors: Vec<GgufFile>,
 }
 
-impl GgufListing {
+impl GgufFiles {
     /// Sorts out `files` (paths in the repository with their sizes, e.g. a
     /// record's `siblings`); paths that are not `.gguf` files are ignored.
     /// `headers` holds the headers that were read, by path.
-    pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, Option<u64>)>, headers: &HashMap<String, GgufHeader>) -> GgufListing {
+    pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, Option<u64>)>, headers: &HashMap<String, GgufHeader>) -> GgufFiles {
         // Shards of a file share the name before `-NNNNN-of-NNNNN.gguf`.
         let mut by_file: BTreeMap<(&'a str, u32), Vec<Part<'a>>> = BTreeMap::new();
         for (path, size) in files.into_iter().filter(|(p, _)| is_gguf(p)) {
@@ -79,7 +79,7 @@ impl GgufListing {
             };
             by_file.entry(key).or_default().push((index, path, size));
         }
-        let mut listing = GgufListing::default();
+        let mut sorted = GgufFiles::default();
         let mut labelled: Vec<(QuantLabel, GgufFile)> = Vec::new();
         for ((_, total), mut parts) in by_file {
             parts.sort();
@@ -92,26 +92,26 @@ impl GgufListing {
                 parts_total: total,
             };
             if is_projector(&file.name) {
-                listing.projectors.push(file);
+                sorted.projectors.push(file);
             } else if let Some(label) = parse_quant_label(&file.name) {
                 labelled.push((label, file));
             } else {
-                listing.unlabelled.push(file);
+                sorted.unlabelled.push(file);
             }
         }
         labelled.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
         for (label, file) in labelled {
-            match listing.groups.last_mut() {
+            match sorted.groups.last_mut() {
                 Some(group) if group.label == label => {
                     group.size = total_size([group.size, file.size]);
                     group.files.push(file);
                 }
-                _ => listing.groups.push(QuantGroup { size: file.size, label, files: vec![file] }),
+                _ => sorted.groups.push(QuantGroup { size: file.size, label, files: vec![file] }),
             }
         }
-        let chosen = default_label(listing.groups.iter().map(|g| &g.label)).cloned();
-        listing.default = chosen.and_then(|label| listing.groups.iter().position(|g| g.label == label));
-        listing
+        let chosen = default_label(sorted.groups.iter().map(|g| &g.label)).cloned();
+        sorted.default = chosen.and_then(|label| sorted.groups.iter().position(|g| g.label == label));
+        sorted
     }
 
     /// Whether there is a model file to run (projectors alone are not one).
