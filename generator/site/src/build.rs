@@ -4,35 +4,27 @@
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
-use modelpages_render::{
-    base_refs, render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
-    SiteInfo, Templates, TreeIndex,
-};
-use modelpages_snippets::inference::{request_kind, RequestKind};
-use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
+use modelpages_record::{parse_model, ModelSource, RecordError};
+use modelpages_render::{ModelSummary, SiteInfo, Templates, TreeIndex};
 use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError, Assets};
 use crate::error::BuildError;
-use crate::progress::Progress;
-use crate::settings::{CardImages, SiteSettings};
-use crate::pages::card_files::{card_files_state, CardFiles, CardFilesFound};
-use crate::pages::libraries::library_link;
+use crate::model_renderer::{ModelOutcome, ModelRenderer};
+use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, write_listing_files, ListingCounts};
 use crate::pages::listings::{listing_files, Groups, ListingInput};
-use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
-use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
-use crate::pages::model_tree::{block_hash, block_of, TreeScope};
-use crate::pages::listings::search::SearchFiles;
-use crate::pages::tasks::TaskCatalogue;
+use crate::pages::model_tree::TreeScope;
+use crate::progress::Progress;
+use crate::settings::SiteSettings;
+use crate::stage_timer::StageTimer;
 use crate::store::changes::{ChangeLog, PendingChanges};
-use crate::store::journal::{recover, Transaction};
-use crate::store::manifest::{global_hash, input_hash, with_card_files, ListingKeys, Manifest, ModelEntry, StampHash};
-use crate::store::output::{lock_output, Staging};
 use crate::store::io_pool::with_io_threads;
-use crate::store::plan::{plan_build, stamp_with_files, survey_models, BuildPlan, ReadJob, Stamp};
-use crate::store::read_ahead::{render_with_read_ahead, ReadFiles};
+use crate::store::journal::{recover, Transaction};
+use crate::store::manifest::{global_hash, ListingKeys, Manifest};
+use crate::store::output::{lock_output, Staging};
+use crate::store::plan::{plan_build, survey_models, BuildPlan, ReadJob};
+use crate::store::read_ahead::render_with_read_ahead;
 use crate::store::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
 use crate::store::writer::SiteWriter;
 
@@ -298,289 +290,11 @@ impl<I: Iterator> Iterator for ExactLen<I> {
 
 impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
-/// Prints how long each stage took when `MODELPAGES_TIMINGS` is set, for
-/// finding where a build spends its time (see BENCHMARKS.md).
-struct StageTimer(Option<std::sync::Mutex<Instant>>);
-
-impl StageTimer {
-    fn from_env() -> StageTimer {
-        StageTimer(std::env::var_os("MODELPAGES_TIMINGS").map(|_| std::sync::Mutex::new(Instant::now())))
-    }
-
-    fn lap(&self, stage: &str) {
-        self.lap_detail(stage, "");
-    }
-
-    fn lap_detail(&self, stage: &str, detail: &str) {
-        if let Some(last) = &self.0 {
-            let mut last = last.lock().expect("no panics while held");
-            eprintln!("timing: {stage:<16} {:>8.3} s, {} MB resident{detail}", last.elapsed().as_secs_f64(), resident_mb());
-            *last = Instant::now();
-        }
-    }
-}
-
-/// The process's resident memory now, in MB (0 where `/proc` cannot tell).
-fn resident_mb() -> u64 {
-    let pages = std::fs::read_to_string("/proc/self/statm").ok().and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok());
-    pages.map_or(0, |p| p * 4096 >> 20)
-}
-
 /// Whether a change is small enough to apply in place: a fresh tree would
 /// have to link every page of the site, a transaction touches only what changed.
 fn is_small_change(plan: &BuildPlan) -> bool {
     let limit = (plan.model_count() / 20).max(200);
     plan.read.len() + plan.removed.len() <= limit
-}
-
-/// What became of one model that had to be read.
-enum ModelOutcome {
-    /// Its page (and other files) were rendered and written; `row_changed`
-    /// when its listing row is new or not what the previous build listed.
-    Rendered { entry: Box<ModelEntry>, row_changed: bool },
-    /// Its files were touched but hold the same bytes: nothing to do.
-    Unchanged(Box<ModelEntry>),
-    /// It was left out, with the reason; `was_listed` when the previous
-    /// build listed it.
-    Failed { err: RecordError, was_listed: bool },
-}
-
-/// What makes a model's files from its record: generate its examples,
-/// render (and highlight) its page, make its API file and notebook. A build
-/// writes each model's files as soon as they are made ([`Self::process`]);
-/// models run in parallel, their files read a batch ahead (see
-/// [`render_with_read_ahead`]), so memory does not grow with the site.
-/// `check` makes them the same way and drops them ([`check_models`]).
-struct ModelRenderer<'a> {
-    templates: &'a Templates,
-    snippets: SnippetEngine,
-    inference: InferenceSettings,
-    tasks: TaskCatalogue,
-    site: &'a SiteInfo,
-    highlighter: Highlighter,
-    /// Whether cards show `https:` images (`card_images`).
-    remote_images: bool,
-}
-
-/// A model's files (path in the site, contents), listing entry and notes,
-/// and the files its card looked up in its folder.
-struct RenderedModel {
-    files: Vec<(String, Vec<u8>)>,
-    /// The bases its record names, whether it is hidden, and the hash of
-    /// the tree block its page shows.
-    bases: Vec<modelpages_render::BaseRef>,
-    hidden: bool,
-    tree: crate::store::manifest::TreeHash,
-    summary: ModelSummary,
-    notes: Vec<String>,
-    card_files: CardFilesFound,
-}
-
-/// The stamp of a model (its folder, record and card: `stamp`) and of the
-/// files its card copies.
-fn whole_stamp(stamp: StampHash, dir: &std::path::Path, card_files: &[String]) -> StampHash {
-    if card_files.is_empty() {
-        return stamp;
-    }
-    stamp_with_files(&Stamp { text: stamp, newest_ns: 0 }, dir, card_files).text
-}
-
-impl<'a> ModelRenderer<'a> {
-    fn new(templates: &'a Templates, site: &'a SiteInfo, settings: &SiteSettings) -> ModelRenderer<'a> {
-        ModelRenderer {
-            templates,
-            snippets: SnippetEngine::new(),
-            inference: settings.inference(),
-            tasks: TaskCatalogue::builtin(),
-            site,
-            highlighter: Highlighter::new(),
-            remote_images: settings.card_images == CardImages::Remote,
-        }
-    }
-
-    /// Renders one model that has to be read and writes its files through
-    /// `writer`. The outer error stops the build (templates, disk); a failed
-    /// model is an outcome, e.g. a record whose values no example template
-    /// can use.
-    /// Its page shows its block of `tree` (see `model_tree`).
-    fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles, tree: &TreeIndex) -> Result<ModelOutcome, BuildError> {
-        let ReadJob { source, stamp, previous } = job;
-        let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
-        let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.hidden));
-        let was_listed = previous.is_some();
-        let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
-        let files = match files {
-            Ok(files) => files,
-            Err(err) => {
-                forget_old(writer);
-                return Ok(ModelOutcome::Failed { err, was_listed });
-            }
-        };
-        let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
-        if let Some(mut entry) = previous {
-            let found = if entry.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &entry.card_files) };
-            let same_tree = entry.tree == block_hash(&block_of(tree, &source.folder_id, &entry));
-            if entry.input == with_card_files(&input, &found) && same_tree && entry.files.iter().all(|f| writer.keep(f)) {
-                entry.stamp = whole_stamp(stamp, &source.dir, &entry.card_files);
-                return Ok(ModelOutcome::Unchanged(entry));
-            }
-        }
-        let model = match parse_model(&source, files) {
-            Ok(model) => model,
-            Err(err) => {
-                forget_old(writer);
-                return Ok(ModelOutcome::Failed { err, was_listed });
-            }
-        };
-        let RenderedModel { files: pages, summary, notes, card_files, bases, hidden, tree } = match self.render(&model, tree)? {
-            Ok(rendered) => rendered,
-            Err(err) => {
-                forget_old(writer);
-                return Ok(ModelOutcome::Failed { err, was_listed });
-            }
-        };
-        let row_changed = old_summary.as_ref() != Some(&(summary.clone(), hidden));
-        for (rel, bytes) in &pages {
-            writer.write(rel, bytes)?;
-        }
-        let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
-        old_files.iter().filter(|f| !files.contains(f)).for_each(|f| writer.remove(f));
-        let input = with_card_files(&input, &card_files.state);
-        let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
-        let card_files = card_files.looked_up;
-        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files, card_files, bases, hidden, tree }),
-            row_changed,
-        })
-    }
-
-    /// A model's files, listing entry and notes.
-    fn render(&self, model: &LoadedModel, tree: &TreeIndex) -> Result<Result<RenderedModel, RecordError>, BuildError> {
-        let failed = |err: modelpages_snippets::SnippetError| {
-            let path = model.source.record_path();
-            Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
-        };
-        let usage = match self.snippets.library_examples(&model.record) {
-            Ok(usage) => usage,
-            Err(err) => return failed(err),
-        };
-        let (hosted, mut notes, hosted_values) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
-            Ok(found) => found,
-            Err(err) => return failed(err),
-        };
-        let local = match crate::pages::gguf::local_section(&self.snippets, model) {
-            Ok(local) => local,
-            Err(err) => return failed(err),
-        };
-        notes.extend(local.notes);
-        notes.extend(ignored_field_notes(model.id.as_str(), &model.record));
-        let made = ExampleCounts {
-            library: usage.as_ref().map_or(0, |u| u.snippets.len()),
-            inference: hosted.len(),
-            local_apps: local.apps.len(),
-        };
-        notes.extend(silent_model_note(model.id.as_str(), &model.record, &self.snippets, &made));
-        let library = usage.as_ref().map(|u| u.library);
-        let example_values = [usage.as_ref().map_or(&[][..], |u| &u.values), &hosted_values, &local.values].concat();
-        let examples: Vec<CodeExample> = usage
-            .into_iter()
-            .flat_map(|u| u.snippets)
-            .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
-            .collect();
-        // The notebook and the API file, built from the same examples as the page.
-        let mut files = model_files(&ModelFilesInput {
-            model,
-            library,
-            library_examples: &examples,
-            inference: &hosted,
-            local_apps: &local.apps,
-            site: self.site,
-            hub_url: &self.inference.hub_url,
-        });
-        // The card's files are copied from the model's folder as its
-        // references are resolved.
-        let card_files = std::sync::Arc::new(CardFiles::new(&model.source.dir, &self.inference.hub_url, model.id.as_str()));
-        let card_context = CardContext {
-            links: card_files.clone(),
-            remote_images: self.remote_images,
-            hub_url: self.inference.hub_url.clone(),
-            model_id: model.id.to_string(),
-        };
-        let bases = base_refs(&model.record);
-        let tree = tree.block(model.id.as_str(), &bases);
-        let page = ModelPage {
-            model,
-            tree: &tree,
-            hub_url: &self.inference.hub_url,
-            task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
-            library: library.map(|l| library_link(l, self.site)),
-            examples,
-            inference: hosted,
-            gguf: local.files,
-            local_apps: local.apps,
-            notebook_url: notebook_link(&files, self.site),
-            card_context,
-            quant_variants: local.variants,
-            example_values,
-        };
-        let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
-        notes.extend(page.notes);
-        files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
-        files.extend(page.subpages.into_iter().map(|(path, html)| (format!("{}/{path}", model.id), html.into_bytes())));
-        let mut card_files = card_files.finish();
-        notes.extend(card_files.notes.drain(..).map(|note| format!("{}: card: {note}", model.id)));
-        files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
-        Ok(Ok(RenderedModel {
-            files,
-            summary: ModelSummary::of(model, self.site),
-            notes,
-            card_files,
-            hidden: model.record.hidden,
-            tree: block_hash(&tree),
-            bases,
-        }))
-    }
-}
-
-/// Every hosted-inference example of a model, for every provider and client;
-/// chat models get the streaming variant of each too, for the page's toggle.
-/// Also the build-log notes and the model's values the examples quote (the
-/// streamed variants quote the same).
-fn hosted_examples(
-    snippets: &SnippetEngine,
-    settings: &InferenceSettings,
-    record: &ModelRecord,
-) -> Result<(Vec<InferenceExample>, Vec<String>, Vec<String>), modelpages_snippets::SnippetError> {
-    let plain = snippets.inference_examples(record, settings, &InferenceOptions::default())?;
-    let chat = matches!(request_kind(record, snippets.task_table()), Some(RequestKind::Chat));
-    let streamed = if chat {
-        let options = InferenceOptions { streaming: true, ..InferenceOptions::default() };
-        snippets.inference_examples(record, settings, &options)?.snippets
-    } else {
-        Vec::new()
-    };
-    let mut examples = Vec::with_capacity(plain.snippets.len() + streamed.len());
-    for (snippet, streaming) in plain.snippets.into_iter().map(|s| (s, false)).chain(streamed.into_iter().map(|s| (s, true))) {
-        examples.push(InferenceExample {
-            provider: snippet.provider,
-            language: snippet.language.as_str(),
-            client: snippet.client,
-            streaming,
-            token_env: snippet.token_env,
-            text: snippet.content,
-        });
-    }
-    // Group by provider in the engine's order, keeping each provider's examples together.
-    let order: Vec<String> = {
-        let mut seen = Vec::new();
-        for e in &examples {
-            if !seen.contains(&e.provider) {
-                seen.push(e.provider.clone());
-            }
-        }
-        seen
-    };
-    examples.sort_by_key(|e| order.iter().position(|p| *p == e.provider));
-    Ok((examples, plain.notes, plain.values))
 }
 
 /// Stage 3: every file that lists models, made from the models' listing

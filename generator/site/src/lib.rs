@@ -15,6 +15,8 @@
 
 mod build;
 mod error;
+mod model_renderer;
+mod stage_timer;
 pub mod assets;
 pub mod corpus;
 mod pages;
