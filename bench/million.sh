@@ -101,7 +101,7 @@ run added
 rm -r "$added"
 run removed
 run unchanged
-listing=$( (du -sb "$out/search" "$out/tasks" "$out/libraries" "$out/namespaces" "$out/sitemaps" "$out/api/libraries" "$out/api/tasks" 2>/dev/null || true) | awk '{s+=$1} END {print s}')
-emptied=$(awk '{s+=$1} END {print s+0}' "$sizes" 2>/dev/null || echo 0)
+listing=$( (du -sb "$out/search" "$out/tasks" "$out/libraries" "$out/namespaces" "$out/sitemaps" "$out/api/libraries" "$out/api/tasks" 2>/dev/null || true) | awk '{s+=$1} END {printf "%d", s}')
+emptied=$(awk '{s+=$1} END {printf "%d", s}' "$sizes" 2>/dev/null || echo 0)
 echo "== output: $(find "$out" -type f | wc -l) files; listings $((listing / 1048576)) MB; model files emptied by the cleaner: $((emptied / 1048576)) MB"
 echo "== largest file: $(find "$out" -type f -printf '%s %p\n' | sort -n | tail -1)"
