@@ -159,21 +159,29 @@ fn stamp_in(folder: &FolderHandle, name: &std::ffi::OsStr) -> io::Result<Stamp> 
     let mut newest_ns = 0;
     for file in STAMPED {
         let path = if file.is_empty() { Path::new(name).to_owned() } else { Path::new(name).join(file) };
-        match folder.describe(&path) {
-            Ok((part, changed)) => {
-                newest_ns = newest_ns.max(changed);
-                hasher.update(&[1]);
-                hasher.update(&part);
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                hasher.update(&[0]);
-            }
-            Err(e) => return Err(e),
-        }
+        add_to_stamp(&mut hasher, &mut newest_ns, folder.describe(&path))?;
     }
     // Kept as a short hash: a million of them sit in the manifest.
     let text = hasher.finalize().as_bytes()[..16].try_into().expect("16 of 32 bytes");
     Ok(Stamp { text, newest_ns })
+}
+
+/// Adds one file's description (or its absence) to a stamp being made;
+/// an error other than "not found" is handed back for the caller to judge.
+fn add_to_stamp(hasher: &mut blake3::Hasher, newest_ns: &mut u128, described: io::Result<([u8; 56], u128)>) -> io::Result<()> {
+    match described {
+        Ok((part, changed)) => {
+            *newest_ns = (*newest_ns).max(changed);
+            hasher.update(&[1]);
+            hasher.update(&part);
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            hasher.update(&[0]);
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// `stamp` with the stamps of the files `files` (paths in the model folder
@@ -188,19 +196,9 @@ pub fn stamp_with_files(stamp: &Stamp, dir: &Path, files: &[String]) -> Stamp {
             Ok(folder) => folder.describe(Path::new(file)),
             Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
         };
-        match described {
-            Ok((part, changed)) => {
-                newest_ns = newest_ns.max(changed);
-                hasher.update(&[1]);
-                hasher.update(&part);
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                hasher.update(&[0]);
-            }
-            // Never equal to a stamp taken before: the model is read again.
-            Err(e) => {
-                hasher.update(format!("error {e} {:?}", std::time::SystemTime::now()).as_bytes());
-            }
+        // Never equal to a stamp taken before: the model is read again.
+        if let Err(e) = add_to_stamp(&mut hasher, &mut newest_ns, described) {
+            hasher.update(format!("error {e} {:?}", std::time::SystemTime::now()).as_bytes());
         }
     }
     let text = hasher.finalize().as_bytes()[..16].try_into().expect("16 of 32 bytes");
