@@ -32,7 +32,7 @@ pub struct SiteInfo {
 }
 
 /// One row of the model listing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelSummary {
     pub id: String,
     pub url: String,

@@ -21,7 +21,7 @@ use crate::stage_timer::StageTimer;
 use crate::store::changes::{ChangeLog, PendingChanges};
 use crate::store::io_pool::with_io_threads;
 use crate::store::journal::{recover, Transaction};
-use crate::store::manifest::{global_hash, ListingKeys, Manifest};
+use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest};
 use crate::store::output::{lock_output, Staging};
 use crate::store::plan::{plan_build, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
@@ -107,16 +107,19 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     );
     let had_previous = previous.is_some();
     let mut previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
-    let plan = plan_build(survey.map_err(BuildError::Models)?, previous);
+    let manifest_error = |source| BuildError::Manifest { path: manifest_path(out), source };
+    let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(manifest_error)?;
     timer.lap("survey, manifest");
     // In place only on a site that is whole: pages deleted by hand are
     // found missing by a fresh tree, which renders them again.
     let listed = previous_listings.iter().flat_map(|l| l.keys().map(String::as_str));
     let whole = |plan: &BuildPlan| site_is_whole(out, plan, ExactLen(listed, previous_listings.as_ref().map_or(0, |l| l.len())));
     let log = ChangeLog::new(out, pending.wants_paths());
-    let writer = if had_previous && is_small_change(&plan) && whole(&plan) {
+    let writer = if had_previous && plan.is_small_change() && whole(&plan) {
         SiteWriter::in_place(Transaction::begin(out, &lock)?, log)
     } else {
+        // A fresh site links every kept model's files: it needs their entries.
+        plan.decode_stored(&options.models_dir).map_err(manifest_error)?;
         SiteWriter::fresh(Staging::create(out, &lock)?, out.clone(), log)
     };
 
@@ -127,8 +130,8 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     writer.write_listing(MARKER, MARKER_TEXT.as_bytes())?;
     // A build that reads few models checks only the parts of the model
     // tree they reach (see `model_tree`).
-    let tree_scope = TreeScope::new(had_previous && is_small_change(&plan), &plan.read, &plan.removed);
-    let BuildPlan { mut read, keep, removed, mut errors } = plan;
+    let tree_scope = TreeScope::new(had_previous && plan.is_small_change(), &plan.read, &plan.removed);
+    let BuildPlan { mut read, keep, stored, removed, mut errors } = plan;
     // Whether any model's listing row (its summary) changed, appeared or
     // went: if not, every listing file stays as it is.
     let mut rows_changed = !removed.is_empty();
@@ -136,6 +139,9 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         entry.files.iter().for_each(|f| writer.remove(f));
     }
     let mut manifest = Manifest::new(global, started_ns);
+    // Stored models are kept as they are (in place, their files are trusted:
+    // see `SiteWriter::keep`).
+    manifest.stored = stored;
     // Unchanged models keep their files; one whose files went missing is
     // read and rendered after all (with its entry, so files it no longer
     // writes are removed).
@@ -149,7 +155,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         if whole {
             manifest.models.insert(source.folder_id, entry);
         } else {
-            read.push(ReadJob { stamp: entry.stamp, source, previous: Some(entry) });
+            read.push(ReadJob { stamp: entry.row.stamp, source, previous: Some(entry) });
         }
     }
 
@@ -157,7 +163,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // Pages are first rendered with the tree of the previous build (the
     // kept models and the previous entries of those read again); the
     // second pass below renders again those whose block changed.
-    let first_tree = tree_scope.first_tree(&manifest.models, &read);
+    let first_tree = tree_scope.first_tree(&manifest, &read);
     let renderer = ModelRenderer::new(&templates, &site, &options.settings);
     progress.start(read.len() as u64);
     let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
@@ -175,21 +181,20 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let mut passes = 0;
     loop {
         rendered += absorb_outcomes(std::mem::take(&mut outcomes), &mut manifest, &mut errors, &mut rows_changed);
-        let (stale, tree) = tree_scope.stale(&manifest.models);
+        let (stale, tree) = tree_scope.stale(&manifest);
         // One pass settles it (a page's block depends on the others'
         // records, not on their pages); the bound only guards the loop.
         if stale.is_empty() || passes == 2 {
             break;
         }
         passes += 1;
-        let jobs: Vec<ReadJob> = stale
-            .into_iter()
-            .filter_map(|id| {
-                let entry = manifest.models.remove(&id)?;
+        let mut jobs: Vec<ReadJob> = Vec::with_capacity(stale.len());
+        for id in stale {
+            if let Some(entry) = manifest.take(&id).map_err(manifest_error)? {
                 let source = ModelSource { dir: options.models_dir.join(&id), folder_id: id };
-                Some(ReadJob { stamp: entry.stamp, source, previous: Some(entry) })
-            })
-            .collect();
+                jobs.push(ReadJob { stamp: entry.row.stamp, source, previous: Some(entry) });
+            }
+        }
         // Counted once: the first pass may have counted them already.
         rendered = rendered.saturating_sub(jobs.len());
         outcomes = render_with_read_ahead(jobs, |job, files| {
@@ -198,11 +203,11 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         })?;
     }
     timer.lap("model tree");
-    let mut notes: Vec<String> = manifest.models.values().flat_map(|e| e.notes.iter().cloned()).collect();
+    let mut notes: Vec<String> = manifest.rows().flat_map(|(_, row)| row.notes.iter().cloned()).collect();
     notes.sort();
     errors.sort_by(|a, b| a.path().cmp(b.path()));
     manifest.site = writer.site_identity(out);
-    let built = manifest.models.len();
+    let built = manifest.len();
     timer.lap("notes");
     let listings = (|| {
         // No model's listing row changed: every listing file stays (and
@@ -219,7 +224,8 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         // Listings show the most downloaded first, as visitors expect; the
         // id breaks ties so the order depends on nothing but the input.
         // Hidden models (test fixtures) have pages but no place in any listing.
-        let mut summaries: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.hidden).map(|e| &e.summary).collect();
+        manifest.decode_all().map_err(manifest_error)?;
+        let mut summaries: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
         summaries.par_sort_unstable_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
         timer.lap("summaries");
         write_listings(&renderer, &writer, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
@@ -289,13 +295,6 @@ impl<I: Iterator> Iterator for ExactLen<I> {
 }
 
 impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
-
-/// Whether a change is small enough to apply in place: a fresh tree would
-/// have to link every page of the site, a transaction touches only what changed.
-fn is_small_change(plan: &BuildPlan) -> bool {
-    let limit = (plan.model_count() / 20).max(200);
-    plan.read.len() + plan.removed.len() <= limit
-}
 
 /// Stage 3: every file that lists models, made from the models' listing
 /// rows and written where its key changed (see [`crate::pages::listings`]).
@@ -395,7 +394,8 @@ pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
     let templates = Templates::load(&options.site_src.join("templates"))?;
     let assets = collect_assets(&options.site_src)?;
     let site = site_info(&options.settings, &base_url, &assets);
-    let BuildPlan { read, mut errors, .. } = plan_build(survey_models(&options.models_dir).map_err(BuildError::Models)?, None);
+    let survey = survey_models(&options.models_dir).map_err(BuildError::Models)?;
+    let BuildPlan { read, mut errors, .. } = plan_build(survey, None).expect("no manifest, nothing to decode");
     let renderer = ModelRenderer::new(&templates, &site, &options.settings);
     let outcomes = render_with_read_ahead(read, |job, files| {
         let made = files.and_then(|files| parse_model(&job.source, files)).map(|model| renderer.render(&model, &TreeIndex::default()));

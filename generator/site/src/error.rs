@@ -25,6 +25,10 @@ pub enum BuildError {
     Asset(#[from] AssetError),
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// The previous build's manifest, read in part when the build began,
+    /// did not decode further on.
+    #[error("the previous build's manifest {}: {source} (delete it, or build with --full)", path.display())]
+    Manifest { path: std::path::PathBuf, source: std::io::Error },
     #[error("base URL {0:?}: {1}")]
     BaseUrl(String, &'static str),
 }

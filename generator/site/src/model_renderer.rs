@@ -20,7 +20,7 @@ use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleC
 use crate::pages::model_tree::{block_hash, block_of};
 use crate::pages::tasks::TaskCatalogue;
 use crate::settings::{CardImages, SiteSettings};
-use crate::store::manifest::{input_hash, with_card_files, ModelEntry, StampHash};
+use crate::store::manifest::{input_hash, with_card_files, ModelEntry, ModelRow, StampHash};
 use crate::store::plan::{stamp_with_files, ReadJob, Stamp};
 use crate::store::read_ahead::ReadFiles;
 use crate::store::writer::SiteWriter;
@@ -98,7 +98,7 @@ impl<'a> ModelRenderer<'a> {
     pub(crate) fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles, tree: &TreeIndex) -> Result<ModelOutcome, BuildError> {
         let ReadJob { source, stamp, previous } = job;
         let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
-        let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.hidden));
+        let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.row.hidden));
         let was_listed = previous.is_some();
         let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
         let files = match files {
@@ -110,10 +110,11 @@ impl<'a> ModelRenderer<'a> {
         };
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
         if let Some(mut entry) = previous {
-            let found = if entry.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &entry.card_files) };
-            let same_tree = entry.tree == block_hash(&block_of(tree, &source.folder_id, &entry));
+            let row = &entry.row;
+            let found = if row.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &row.card_files) };
+            let same_tree = row.tree == block_hash(&block_of(tree, &source.folder_id, row));
             if entry.input == with_card_files(&input, &found) && same_tree && entry.files.iter().all(|f| writer.keep(f)) {
-                entry.stamp = whole_stamp(stamp, &source.dir, &entry.card_files);
+                entry.row.stamp = whole_stamp(stamp, &source.dir, &entry.row.card_files);
                 return Ok(ModelOutcome::Unchanged(entry));
             }
         }
@@ -140,9 +141,8 @@ impl<'a> ModelRenderer<'a> {
         let input = with_card_files(&input, &card_files.state);
         let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
         let card_files = card_files.looked_up;
-        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry { input, stamp, summary, notes, files, card_files, bases, hidden, tree }),
-            row_changed,
-        })
+        let row = ModelRow { stamp, card_files, bases, hidden, downloads: 0, tree, notes };
+        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry::new(row, input, summary, files)), row_changed })
     }
 
     /// A model's files, listing entry and notes.

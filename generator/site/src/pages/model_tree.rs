@@ -2,12 +2,13 @@
 //!
 //! A base's page lists its derivatives, and a derivative's page links its
 //! base when the base is on the site: both depend on other models. Each
-//! model's manifest entry keeps the bases its record names and the hash of
+//! model's manifest row keeps the bases its record names and the hash of
 //! the tree block its page was rendered with ([`block_hash`]). The build
 //! renders pages with the tree of the previous build (most of the time it
 //! is still right), then, with every model's entry in hand, builds the
 //! corpus's [`TreeIndex`] and renders again every model whose block hash
-//! differs ([`stale_models`]). So a derivative added, removed or changed
+//! differs ([`stale_models`]). All of this reads rows only (see
+//! `model_entry`): the models' whole entries stay stored. So a derivative added, removed or changed
 //! re-renders its base, a base added or removed re-renders its
 //! derivatives, and an incremental build ends with the same bytes as a
 //! full one.
@@ -28,7 +29,7 @@ use std::collections::{HashMap, HashSet};
 
 use modelpages_render::{BaseRef, TreeBlock, TreeIndex, TreeMember};
 
-use crate::store::manifest::{ModelEntry, ModelMap, TreeHash};
+use crate::store::manifest::{Manifest, ModelEntry, ModelRow, TreeHash};
 use crate::store::plan::ReadJob;
 
 /// The hash of `block`; an empty block (most models) always hashes the same.
@@ -41,28 +42,28 @@ pub fn block_hash(block: &TreeBlock) -> TreeHash {
     hash.as_bytes()[..16].try_into().expect("16 of 32 bytes")
 }
 
-fn member<'a>(id: &'a str, entry: &'a ModelEntry) -> TreeMember<'a> {
-    TreeMember { id, downloads: entry.summary.downloads.unwrap_or(0), bases: &entry.bases, listed: !entry.hidden }
+fn member<'a>(id: &'a str, row: &'a ModelRow) -> TreeMember<'a> {
+    TreeMember { id, downloads: row.downloads, bases: &row.bases, listed: !row.hidden }
 }
 
-/// The tree of `entries` (model id, entry).
-pub fn tree_index<'a>(entries: impl Iterator<Item = (&'a str, &'a ModelEntry)>) -> TreeIndex {
-    let members: Vec<TreeMember<'a>> = entries.map(|(id, entry)| member(id, entry)).collect();
+/// The tree of `rows` (model id, row).
+pub fn tree_index<'a>(rows: impl Iterator<Item = (&'a str, &'a ModelRow)>) -> TreeIndex {
+    let members: Vec<TreeMember<'a>> = rows.map(|(id, row)| member(id, row)).collect();
     TreeIndex::build(&members)
 }
 
 /// The block of the model `id` in `index`.
-pub fn block_of(index: &TreeIndex, id: &str, entry: &ModelEntry) -> TreeBlock {
-    index.block(id, &entry.bases)
+pub fn block_of(index: &TreeIndex, id: &str, row: &ModelRow) -> TreeBlock {
+    index.block(id, &row.bases)
 }
 
-/// Models whose pages were rendered with another block than `index`
-/// gives them, sorted by id.
-pub fn stale_models(models: &ModelMap, index: &TreeIndex) -> Vec<String> {
-    let mut stale: Vec<String> = models
-        .iter()
-        .filter(|(id, entry)| entry.tree != block_hash(&block_of(index, id, entry)))
-        .map(|(id, _)| id.clone())
+/// Models of `manifest` whose pages were rendered with another block than
+/// `index` gives them, sorted by id.
+pub fn stale_models(manifest: &Manifest, index: &TreeIndex) -> Vec<String> {
+    let mut stale: Vec<String> = manifest
+        .rows()
+        .filter(|(id, row)| row.tree != block_hash(&block_of(index, id, row)))
+        .map(|(id, _)| id.to_owned())
         .collect();
     stale.sort();
     stale
@@ -83,53 +84,51 @@ impl TreeScope {
         if !few {
             return TreeScope::Whole;
         }
-        let read = read.iter().map(|job| (job.source.folder_id.clone(), job.previous.as_deref().map(TreeInput::of)));
-        let removed = removed.iter().map(|(id, entry)| (id.clone(), Some(TreeInput::of(entry))));
+        let read = read.iter().map(|job| (job.source.folder_id.clone(), job.previous.as_ref().map(|e| TreeInput::of(&e.row))));
+        let removed = removed.iter().map(|(id, entry)| (id.clone(), Some(TreeInput::of(&entry.row))));
         TreeScope::Parts(read.chain(removed).collect())
     }
 
     /// The tree the first pass renders with: the previous build's, made of
     /// the models `kept` and the previous entries of those `read`.
-    pub fn first_tree(&self, kept: &ModelMap, read: &[ReadJob]) -> TreeIndex {
-        let previous = read.iter().filter_map(|job| Some((job.source.folder_id.as_str(), job.previous.as_deref()?)));
-        let kept_entries = kept.iter().map(|(id, entry)| (id.as_str(), &**entry));
+    pub fn first_tree(&self, kept: &Manifest, read: &[ReadJob]) -> TreeIndex {
+        let previous = read.iter().filter_map(|job| Some((job.source.folder_id.as_str(), &job.previous.as_deref()?.row)));
         match self {
-            TreeScope::Whole => tree_index(kept_entries.chain(previous)),
+            TreeScope::Whole => tree_index(kept.rows().chain(previous)),
             TreeScope::Parts(_) => {
-                let read_previous: HashMap<&str, &ModelEntry> = previous.clone().collect();
+                let read_previous: HashMap<&str, &ModelRow> = previous.clone().collect();
                 let ids: HashSet<&str> = read.iter().map(|job| job.source.folder_id.as_str()).collect();
-                let lookup = |id: &str| {
-                    let kept = kept.get_key_value(id).map(|(id, entry)| (id.as_str(), &**entry));
-                    kept.or_else(|| read_previous.get_key_value(id).map(|(id, entry)| (*id, *entry)))
+                let lookup = |id| {
+                    let row = kept.row(id).or_else(|| read_previous.get(id).copied());
+                    row.map(|row| (id, row))
                 };
-                tree_for(&ids, lookup, kept_entries.chain(previous))
+                tree_for(&ids, lookup, kept.rows().chain(previous))
             }
         }
     }
 
-    /// The models of `models` whose pages show another block than the tree
-    /// of `models` gives them, sorted by id, and a tree that gives them
-    /// their right blocks.
-    pub fn stale(&self, models: &ModelMap) -> (Vec<String>, TreeIndex) {
-        let entries = || models.iter().map(|(id, entry)| (id.as_str(), &**entry));
+    /// The models of `manifest` whose pages show another block than the
+    /// tree of its models gives them, sorted by id, and a tree that gives
+    /// them their right blocks.
+    pub fn stale(&self, manifest: &Manifest) -> (Vec<String>, TreeIndex) {
         let TreeScope::Parts(before) = self else {
-            let index = tree_index(entries());
-            return (stale_models(models, &index), index);
+            let index = tree_index(manifest.rows());
+            return (stale_models(manifest, &index), index);
         };
         let changes: Vec<TreeChange> = before
             .iter()
             .filter_map(|(id, before)| {
-                let after = models.get(id).map(|entry| TreeInput::of(entry));
+                let after = manifest.row(id).map(TreeInput::of);
                 (after != *before).then(|| TreeChange { id: id.clone(), before: before.clone(), after })
             })
             .collect();
-        let affected = affected_by(&changes, models);
+        let affected = affected_by(&changes, manifest);
         if affected.is_empty() {
             return (Vec::new(), TreeIndex::default());
         }
         let ids: HashSet<&str> = affected.iter().map(String::as_str).collect();
-        let index = tree_for(&ids, |id| models.get_key_value(id).map(|(id, entry)| (id.as_str(), &**entry)), entries());
-        (stale_among(&affected, models, &index), index)
+        let index = tree_for(&ids, |id| manifest.row(id).map(|row| (id, row)), manifest.rows());
+        (stale_among(&affected, manifest, &index), index)
     }
 }
 
@@ -143,8 +142,8 @@ pub struct TreeInput {
 }
 
 impl TreeInput {
-    pub fn of(entry: &ModelEntry) -> TreeInput {
-        TreeInput { listed: !entry.hidden, downloads: entry.summary.downloads.unwrap_or(0), bases: entry.bases.clone() }
+    pub fn of(row: &ModelRow) -> TreeInput {
+        TreeInput { listed: !row.hidden, downloads: row.downloads, bases: row.bases.clone() }
     }
 }
 
@@ -162,16 +161,16 @@ pub struct TreeChange {
 /// models that name one of them. Their blocks in it are those of the whole
 /// tree. Only models that name a base are looked into: most name none.
 pub fn tree_for<'a>(
-    ids: &HashSet<&str>,
-    lookup: impl Fn(&str) -> Option<(&'a str, &'a ModelEntry)>,
-    entries: impl Iterator<Item = (&'a str, &'a ModelEntry)>,
+    ids: &HashSet<&'a str>,
+    lookup: impl Fn(&'a str) -> Option<(&'a str, &'a ModelRow)>,
+    rows: impl Iterator<Item = (&'a str, &'a ModelRow)>,
 ) -> TreeIndex {
-    let mut chosen: HashMap<&'a str, &'a ModelEntry> = HashMap::new();
-    for (id, entry) in ids.iter().filter_map(|id| lookup(id)) {
-        chosen.insert(id, entry);
-        chosen.extend(entry.bases.iter().filter_map(|b| lookup(&b.id)));
+    let mut chosen: HashMap<&'a str, &'a ModelRow> = HashMap::new();
+    for (id, row) in ids.iter().filter_map(|id| lookup(id)) {
+        chosen.insert(id, row);
+        chosen.extend(row.bases.iter().filter_map(|b| lookup(&b.id)));
     }
-    chosen.extend(entries.filter(|(_, entry)| entry.bases.iter().any(|b| ids.contains(b.id.as_str()))));
+    chosen.extend(rows.filter(|(_, row)| row.bases.iter().any(|b| ids.contains(b.id.as_str()))));
     let mut members: Vec<TreeMember<'a>> = chosen.into_iter().map(|(id, entry)| member(id, entry)).collect();
     members.sort_by(|a, b| a.id.cmp(b.id));
     TreeIndex::build(&members)
@@ -180,7 +179,7 @@ pub fn tree_for<'a>(
 /// The models of `models` whose blocks `changes` may have moved: the
 /// changed models, every base they name or named, and every model that
 /// names one of them.
-pub fn affected_by(changes: &[TreeChange], models: &ModelMap) -> HashSet<String> {
+pub fn affected_by(changes: &[TreeChange], manifest: &Manifest) -> HashSet<String> {
     if changes.is_empty() {
         return HashSet::new();
     }
@@ -192,18 +191,18 @@ pub fn affected_by(changes: &[TreeChange], models: &ModelMap) -> HashSet<String>
         }
     }
     affected.extend(
-        models.iter().filter(|(_, e)| e.bases.iter().any(|b| changed.contains(b.id.as_str()))).map(|(id, _)| id.clone()),
+        manifest.rows().filter(|(_, row)| row.bases.iter().any(|b| changed.contains(b.id.as_str()))).map(|(id, _)| id.to_owned()),
     );
-    affected.retain(|id| models.contains_key(id));
+    affected.retain(|id| manifest.row(id).is_some());
     affected
 }
 
 /// Those of `ids` whose pages show another block than `index` gives them,
 /// sorted.
-pub fn stale_among(ids: &HashSet<String>, models: &ModelMap, index: &TreeIndex) -> Vec<String> {
+pub fn stale_among(ids: &HashSet<String>, manifest: &Manifest, index: &TreeIndex) -> Vec<String> {
     let mut stale: Vec<String> = ids
         .iter()
-        .filter(|id| models.get(*id).is_some_and(|entry| entry.tree != block_hash(&block_of(index, id, entry))))
+        .filter(|id| manifest.row(id).is_some_and(|row| row.tree != block_hash(&block_of(index, id, row))))
         .cloned()
         .collect();
     stale.sort();
@@ -213,13 +212,20 @@ pub fn stale_among(ids: &HashSet<String>, models: &ModelMap, index: &TreeIndex) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::manifest::ModelMap;
     use modelpages_render::{BaseRef, ModelSummary, Relation};
 
     fn entry(downloads: u64, bases: &[&str], hidden: bool) -> Box<ModelEntry> {
-        Box::new(ModelEntry {
-            input: [0; 32],
+        let row = ModelRow {
             stamp: [0; 16],
-            summary: ModelSummary {
+            card_files: Vec::new(),
+            bases: bases.iter().map(|id| BaseRef { id: (*id).into(), relation: Relation::Finetune }).collect(),
+            hidden,
+            downloads: 0,
+            tree: [0; 16],
+            notes: Vec::new(),
+        };
+        let summary = ModelSummary {
                 id: String::new(),
                 url: String::new(),
                 task: None,
@@ -227,14 +233,19 @@ mod tests {
                 downloads: Some(downloads),
                 likes: None,
                 tags: Default::default(),
-            },
-            notes: Vec::new(),
-            files: Vec::new(),
-            card_files: Vec::new(),
-            bases: bases.iter().map(|id| BaseRef { id: (*id).into(), relation: Relation::Finetune }).collect(),
-            hidden,
-            tree: [0; 16],
-        })
+        };
+        Box::new(ModelEntry::new(row, [0; 32], summary, Vec::new()))
+    }
+
+    /// A manifest holding `models`, whole.
+    fn held(models: &ModelMap) -> Manifest {
+        let mut manifest = Manifest::default();
+        manifest.models = models.clone();
+        manifest
+    }
+
+    fn rows(models: &ModelMap) -> impl Iterator<Item = (&str, &ModelRow)> {
+        models.iter().map(|(k, v)| (k.as_str(), &v.row))
     }
 
     #[test]
@@ -242,24 +253,24 @@ mod tests {
         let mut models = ModelMap::default();
         models.insert("org/base".into(), entry(10, &[], false));
         models.insert("org/other".into(), entry(10, &[], false));
-        assert!(stale_models(&models, &tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)))).is_empty());
+        assert!(stale_models(&held(&models), &tree_index(rows(&models))).is_empty());
         models.insert("x/ft".into(), entry(1, &["org/base"], false));
-        let index = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
-        assert_eq!(stale_models(&models, &index), ["org/base", "x/ft"]);
+        let index = tree_index(rows(&models));
+        assert_eq!(stale_models(&held(&models), &index), ["org/base", "x/ft"]);
         // Rendered with the new blocks: nothing is stale any more.
         for (id, e) in models.iter_mut() {
-            e.tree = block_hash(&index.block(id, &e.bases));
+            e.row.tree = block_hash(&index.block(id, &e.row.bases));
         }
-        assert!(stale_models(&models, &index).is_empty());
+        assert!(stale_models(&held(&models), &index).is_empty());
         // A hidden derivative is in no list: its base goes back to no block.
-        models.get_mut("x/ft").unwrap().hidden = true;
-        let index = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
-        assert_eq!(stale_models(&models, &index), ["org/base"]);
+        models.get_mut("x/ft").unwrap().row.hidden = true;
+        let index = tree_index(rows(&models));
+        assert_eq!(stale_models(&held(&models), &index), ["org/base"]);
         // Downloads reorder the list: the base's block changes with them.
-        models.get_mut("x/ft").unwrap().hidden = false;
+        models.get_mut("x/ft").unwrap().row.hidden = false;
         let before = block_hash(&index.block("org/base", &[]));
-        models.get_mut("x/ft").unwrap().summary.downloads = Some(99);
-        let after = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+        models.get_mut("x/ft").unwrap().row.downloads = 99;
+        let after = tree_index(rows(&models));
         assert_ne!(before, block_hash(&after.block("org/base", &[])));
     }
 
@@ -282,11 +293,11 @@ mod tests {
 
     /// Gives every model the block of the whole tree, as a finished build does.
     fn settle(models: &mut ModelMap) {
-        let index = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+        let index = tree_index(rows(&models));
         let blocks: Vec<(String, TreeHash)> =
-            models.iter().map(|(id, e)| (id.clone(), block_hash(&block_of(&index, id, e)))).collect();
+            models.iter().map(|(id, e)| (id.clone(), block_hash(&block_of(&index, id, &e.row)))).collect();
         for (id, hash) in blocks {
-            models.get_mut(&id).unwrap().tree = hash;
+            models.get_mut(&id).unwrap().row.tree = hash;
         }
     }
 
@@ -300,7 +311,7 @@ mod tests {
             let mut before: Vec<(String, Option<TreeInput>)> = Vec::new();
             for _ in 0..1 + next(&mut seed) % 3 {
                 let id = format!("m{}", next(&mut seed) % (n + 3));
-                let was = models.get(&id).map(|e| TreeInput::of(e));
+                let was = models.get(&id).map(|e| TreeInput::of(&e.row));
                 if before.iter().any(|(b, _)| *b == id) {
                     continue;
                 }
@@ -308,23 +319,23 @@ mod tests {
                 match next(&mut seed) % 5 {
                     0 => drop(models.remove(&id)),
                     1 => drop(models.insert(id.clone(), entry(next(&mut seed) % 50, &["m1"], false))),
-                    2 => models.entry(id).or_insert_with(|| entry(0, &[], false)).summary.downloads = Some(next(&mut seed) % 50),
-                    3 => models.entry(id).or_insert_with(|| entry(0, &[], false)).hidden ^= true,
+                    2 => models.entry(id).or_insert_with(|| entry(0, &[], false)).row.downloads = next(&mut seed) % 50,
+                    3 => models.entry(id).or_insert_with(|| entry(0, &[], false)).row.hidden ^= true,
                     _ => {
                         let base = format!("m{}", next(&mut seed) % n);
                         let e = models.entry(id.clone()).or_insert_with(|| entry(0, &[], false));
-                        e.bases = if base == id { Vec::new() } else { entry(0, &[base.as_str()], false).bases };
+                        e.row.bases = if base == id { Vec::new() } else { entry(0, &[base.as_str()], false).row.bases.clone() };
                     }
                 }
             }
-            let whole = stale_models(&models, &tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v))));
-            let (parts, index) = TreeScope::Parts(before.clone()).stale(&models);
+            let whole = stale_models(&held(&models), &tree_index(rows(&models)));
+            let (parts, index) = TreeScope::Parts(before.clone()).stale(&held(&models));
             assert_eq!(parts, whole, "round {round}: changes {before:?}");
             // The part of the tree handed back gives the stale models the whole tree's blocks.
-            let full = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+            let full = tree_index(rows(&models));
             for id in &parts {
                 let e = &models[id];
-                assert_eq!(block_of(&index, id, e), block_of(&full, id, e), "round {round}: {id}");
+                assert_eq!(block_of(&index, id, &e.row), block_of(&full, id, &e.row), "round {round}: {id}");
             }
         }
     }
@@ -334,14 +345,14 @@ mod tests {
         let mut seed = 11;
         for round in 0..100 {
             let models = random_hub(&mut seed, 5 + round % 30);
-            let full = tree_index(models.iter().map(|(k, v)| (k.as_str(), &**v)));
+            let full = tree_index(rows(&models));
             let ids: Vec<String> = (0..3).map(|_| format!("m{}", next(&mut seed) % models.len() as u64)).collect();
             let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-            let lookup = |id: &str| models.get_key_value(id).map(|(k, v)| (k.as_str(), &**v));
-            let part = tree_for(&wanted, lookup, models.iter().map(|(k, v)| (k.as_str(), &**v)));
+            let lookup = |id: &str| models.get_key_value(id).map(|(k, v)| (k.as_str(), &v.row));
+            let part = tree_for(&wanted, lookup, rows(&models));
             for id in &wanted {
                 let e = &models[*id];
-                assert_eq!(block_of(&part, id, e), block_of(&full, id, e), "round {round}: {id}");
+                assert_eq!(block_of(&part, id, &e.row), block_of(&full, id, &e.row), "round {round}: {id}");
             }
         }
     }

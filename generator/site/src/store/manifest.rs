@@ -9,72 +9,38 @@
 //! renders only the listing pages, search shards and sitemaps whose models
 //! changed.
 //!
-//! The file is a JSON header line, then the models in bincode (variable-length
-//! integers) in length-prefixed chunks decoded in parallel, then the listing
-//! files likewise: at 100,000 models, reading and writing it as JSON took most
-//! of a one-model rebuild. A file that does not decode is no manifest: the
-//! build is a full one.
+//! The file is a JSON header line, then the models in length-prefixed
+//! chunks, each an index of small rows and the rest of its entries (see
+//! `stored_models`), then the listing files likewise, all in bincode
+//! (variable-length integers) and decoded in parallel: at 100,000 models,
+//! reading and writing it as JSON took most of a one-model rebuild, and at
+//! a million decoding every entry did. A file that does not decode is no
+//! manifest: the build is a full one.
 
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use modelpages_render::ModelSummary;
 use bincode::Options as _;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, StampHash, TreeHash};
 use crate::store::output::sibling;
+use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
-const VERSION: u32 = 7;
-/// Models per chunk of the file.
-const CHUNK: usize = 2048;
+const VERSION: u32 = 8;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;
 
-/// Models by id. Hashed with foldhash (seeded per process, so ids chosen
-/// to collide cannot be planned): SipHash was a tenth of a one-model
-/// rebuild's own work at hub scale.
-pub type ModelMap = HashMap<String, Box<ModelEntry>, foldhash::fast::RandomState>;
-
-/// What [`input_hash`] gives: a BLAKE3 hash, kept as bytes (a hex string
-/// cost a hundred bytes a model more at hub scale).
-pub type InputHash = [u8; 32];
 /// What a listing file is made from, hashed: equal keys, equal bytes (see
 /// `pages::listings`). Kept here, where the keys are stored between builds.
 pub type ListingKey = [u8; 16];
 
 /// Every listing file of a site with its key, by path: what the manifest keeps.
 pub type ListingKeys = HashMap<String, ListingKey, foldhash::fast::RandomState>;
-
-/// Hash of a model-tree block (see `model_tree`), shortened.
-pub type TreeHash = [u8; 16];
-/// What `plan::stamp` gives, a shortened hash.
-pub type StampHash = [u8; 16];
-
-/// One model as the previous build saw it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ModelEntry {
-    /// Hash of the model's files (record and card).
-    pub input: InputHash,
-    /// File-system stamp of those files (see `plan::stamp`): when it is
-    /// unchanged the files are not even read.
-    pub stamp: StampHash,
-    pub summary: ModelSummary,
-    pub notes: Vec<String>,
-    /// Every file the model wrote, relative to the output folder.
-    pub files: Vec<String>,
-    /// The paths (in the model's folder) its card's references looked up,
-    /// in order: their stamps and bytes are part of the model's input.
-    pub card_files: Vec<String>,
-    /// The bases its record names (see `model_tree`).
-    pub bases: Vec<modelpages_render::BaseRef>,
-    /// Built but kept out of listings (`"hidden": true`).
-    pub hidden: bool,
-    /// Hash of the model-tree block its page was rendered with.
-    pub tree: TreeHash,
-}
 
 #[derive(Debug, Default)]
 pub struct Manifest {
@@ -87,10 +53,13 @@ pub struct Manifest {
     pub started_ns: u128,
     /// Device and inode of the output folder this manifest describes.
     pub site: (u64, u64),
-    /// By model id. Boxed: the map's slots stay small (at a million models
-    /// a map of whole entries took more memory for its empty slots than the
-    /// entries' strings).
+    /// Models whose whole entries are at hand, by id. Boxed: the map's
+    /// slots stay small (at a million models a map of whole entries took
+    /// more memory for its empty slots than the entries' strings).
     pub models: ModelMap,
+    /// Models still as the previous manifest stored them, rows decoded
+    /// and the rest not (see `stored_models`). No id is in both.
+    pub stored: StoredModels,
     /// Every listing file, with its key.
     pub listings: ListingKeys,
 }
@@ -102,13 +71,49 @@ pub fn manifest_path(out: &Path) -> PathBuf {
 
 impl Manifest {
     pub fn new(global: String, started_ns: u128) -> Manifest {
-        Manifest { version: VERSION, global, started_ns, site: (0, 0), models: ModelMap::default(), listings: ListingKeys::default() }
+        Manifest { version: VERSION, global, started_ns, ..Manifest::default() }
+    }
+
+    /// How many models it holds.
+    pub fn len(&self) -> usize {
+        self.models.len() + self.stored.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.models.is_empty() && self.stored.is_empty()
+    }
+
+    /// Every model's id and row, whether its whole entry is at hand or not.
+    pub fn rows(&self) -> impl Iterator<Item = (&str, &ModelRow)> + Clone {
+        self.models.iter().map(|(id, e)| (id.as_str(), &e.row)).chain(self.stored.rows())
+    }
+
+    /// The row of `id`, if it holds the model.
+    pub fn row(&self, id: &str) -> Option<&ModelRow> {
+        self.models.get(id).map(|e| &e.row).or_else(|| self.stored.row(id))
+    }
+
+    /// Takes `id`'s whole entry out, decoding the chunk that stores it
+    /// (its other models stay, decoded).
+    pub fn take(&mut self, id: &str) -> std::io::Result<Option<Box<ModelEntry>>> {
+        if let Some(chunk) = self.stored.chunk_of(id) {
+            let decoded = self.stored.take(&[chunk])?;
+            self.models.extend(decoded);
+        }
+        Ok(self.models.remove(id))
+    }
+
+    /// Decodes every model's whole entry.
+    pub fn decode_all(&mut self) -> std::io::Result<()> {
+        let decoded = self.stored.take_all()?;
+        self.models.extend(decoded);
+        Ok(())
     }
 
     /// The manifest of the site in `out`, if that very folder was built by
     /// this program from the same site sources and settings (`global`).
     /// Chunks are read and decoded in parallel, each on its own: the file is
-    /// never held whole.
+    /// never held whole, and of the models only the rows are decoded.
     pub fn load_matching(out: &Path, global: &str) -> Option<Manifest> {
         // Opened as records are: a link or a FIFO in its place (a hostile
         // snapshot can ship one) is no manifest, and never waited on.
@@ -137,31 +142,23 @@ impl Manifest {
             return None;
         }
         let listing_chunks = chunks.split_off(header.model_chunks);
-        let decode = |&(start, size): &(u64, usize)| -> Option<Vec<u8>> {
-            let mut bytes = vec![0; size];
-            read_at(&file, &mut bytes, start).ok()?;
-            Some(bytes)
-        };
-        let options = || bincode::DefaultOptions::new();
-        let (models, listings) = rayon::join(
-            || {
-                chunks
-                    .par_iter()
-                    .map(|c| options().deserialize::<Vec<(String, Box<ModelEntry>)>>(&decode(c)?).ok())
-                    .collect::<Option<Vec<_>>>()
-            },
+        let file = Arc::new(file);
+        let (stored, listings) = rayon::join(
+            || StoredModels::read(file.clone(), &chunks),
             || {
                 listing_chunks
                     .par_iter()
-                    .map(|c| options().deserialize::<Vec<(String, ListingKey)>>(&decode(c)?).ok())
+                    .map(|&(start, size)| {
+                        let mut bytes = vec![0; size];
+                        read_at(&file, &mut bytes, start).ok()?;
+                        options().deserialize::<Vec<(String, ListingKey)>>(&bytes).ok()
+                    })
                     .collect::<Option<Vec<_>>>()
             },
         );
-        let models = models?;
-        let mut map = ModelMap::with_capacity_and_hasher(models.iter().map(Vec::len).sum(), Default::default());
-        map.extend(models.into_iter().flatten());
+        let stored = stored?;
         let listings: ListingKeys = listings?.into_iter().flatten().collect();
-        if map.len() != header.models || listings.len() != header.listings {
+        if stored.len() != header.models || listings.len() != header.listings {
             return None;
         }
         Some(Manifest {
@@ -169,14 +166,15 @@ impl Manifest {
             global: header.global,
             started_ns: header.started_ns,
             site: header.site,
-            models: map,
+            models: ModelMap::default(),
+            stored,
             listings,
         })
     }
 
-    /// The manifest as written: the header line, then the models in id
-    /// order, then the listing files in path order, so the same site always
-    /// gives the same bytes.
+    /// The manifest as written: the header line, then the stored chunks as
+    /// they were, then the models at hand in id order, then the listing
+    /// files in path order, so the same manifest always gives the same bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::new();
         self.write_to(&mut bytes).expect("writing to memory succeeds");
@@ -195,46 +193,28 @@ impl Manifest {
             global: self.global.clone(),
             started_ns: self.started_ns,
             site: self.site,
-            models: self.models.len(),
-            model_chunks: models.len().div_ceil(CHUNK),
+            models: self.len(),
+            model_chunks: self.stored.chunks().len() + models.len().div_ceil(CHUNK),
             listings: self.listings.len(),
         };
         serde_json::to_writer(&mut *out, &header).map_err(std::io::Error::other)?;
         out.write_all(b"\n")?;
-        write_chunks(out, &models)?;
-        write_chunks(out, &listings)
+        self.stored.copy_to(out)?;
+        write_chunks(out, &models, |chunk| encode_chunk(chunk))?;
+        write_chunks(out, &listings, |chunk| options().serialize(chunk).expect("listing keys serialise"))
     }
 }
 
-/// `entries` in bincode chunks of [`CHUNK`], each after its length.
-fn write_chunks<T: Serialize + Sync>(out: &mut dyn std::io::Write, entries: &[T]) -> std::io::Result<()> {
+/// `entries` in chunks of [`CHUNK`] encoded by `encode`, each after its length.
+fn write_chunks<T: Sync>(out: &mut dyn std::io::Write, entries: &[T], encode: impl Fn(&[T]) -> Vec<u8> + Sync) -> std::io::Result<()> {
     for batch in entries.chunks(CHUNK * CHUNKS_AT_ONCE) {
-        let encoded: Vec<Vec<u8>> = batch
-            .par_chunks(CHUNK)
-            .map(|chunk| bincode::DefaultOptions::new().serialize(chunk).expect("entries serialise"))
-            .collect();
+        let encoded: Vec<Vec<u8>> = batch.par_chunks(CHUNK).map(&encode).collect();
         for chunk in encoded {
             out.write_all(&(chunk.len() as u64).to_le_bytes())?;
             out.write_all(&chunk)?;
         }
     }
     Ok(())
-}
-
-/// Reads `buf.len()` bytes of `file` at `offset`, without moving a cursor
-/// (threads read chunks of one file at once).
-fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-    }
-    #[cfg(not(unix))]
-    {
-        use std::io::{Read, Seek};
-        let mut file = file.try_clone()?;
-        file.seek(std::io::SeekFrom::Start(offset))?;
-        file.read_exact(buf)
-    }
 }
 
 /// Whether the manifest beside `out` names that very folder: a site this
@@ -373,12 +353,19 @@ pub fn global_hash(site_src: &Path, settings: &impl Serialize) -> std::io::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use modelpages_render::ModelSummary;
 
     fn entry(i: usize) -> ModelEntry {
-        ModelEntry {
-            input: [i as u8; 32],
+        let row = ModelRow {
             stamp: [(i / 256) as u8; 16],
-            summary: ModelSummary {
+            card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() },
+            bases: Vec::new(),
+            hidden: false,
+            downloads: 0,
+            tree: [0; 16],
+            notes: vec![format!("note {i}")],
+        };
+        let summary = ModelSummary {
                 id: format!("ns/m{i}"),
                 url: format!("/ns/m{i}/"),
                 task: i.is_multiple_of(2).then(|| "fill-mask".to_owned()),
@@ -386,11 +373,8 @@ mod tests {
                 downloads: Some(i as u64 * 1000),
                 likes: None,
                 tags: ["a", "b é"].into_iter().collect(),
-            },
-            notes: vec![format!("note {i}")],
-            files: vec![format!("ns/m{i}/index.html")],
-            card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() }, bases: Vec::new(), hidden: false, tree: [0; 16],
-        }
+        };
+        ModelEntry::new(row, [i as u8; 32], summary, vec![format!("ns/m{i}/index.html"), format!("api/models/ns/m{i}.json")])
     }
 
     #[test]
@@ -406,7 +390,12 @@ mod tests {
         let bytes = manifest.to_bytes();
         assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");
         fs::write(manifest_path(&out), &bytes).unwrap();
-        let read = Manifest::load_matching(&out, "g").expect("a manifest of this site");
+        let mut read = Manifest::load_matching(&out, "g").expect("a manifest of this site");
+        assert!(read.models.is_empty(), "loading decodes the rows only");
+        assert_eq!(read.len(), manifest.len());
+        assert_eq!(read.row("ns/m7"), Some(&manifest.models["ns/m7"].row));
+        assert_eq!(read.rows().count(), manifest.len());
+        read.decode_all().unwrap();
         assert_eq!(read.models, manifest.models);
         assert_eq!(read.listings, manifest.listings);
         assert_eq!(read.started_ns, 7);
@@ -422,6 +411,43 @@ mod tests {
         huge.extend_from_slice(&u64::MAX.to_le_bytes());
         fs::write(manifest_path(&out), &huge).unwrap();
         assert!(Manifest::load_matching(&out, "g").is_none(), "a length past the end");
+    }
+
+    #[test]
+    fn chunks_no_model_of_which_changed_are_copied_as_they_are() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("dist");
+        fs::create_dir(&out).unwrap();
+        let mut expected = Manifest::new("g".into(), 7);
+        expected.site = folder_identity(&out).unwrap();
+        expected.models = (0..CHUNK * 3).map(|i| (format!("ns/m{i:05}"), Box::new(entry(i)))).collect();
+        fs::write(manifest_path(&out), expected.to_bytes()).unwrap();
+        let mut read = Manifest::load_matching(&out, "g").unwrap();
+        // One model changed, one removed, one added: two chunks are decoded,
+        // the third stays stored.
+        let mut changed = read.take("ns/m00005").unwrap().unwrap();
+        changed.row.notes.push("changed".into());
+        read.models.insert("ns/m00005".into(), changed.clone());
+        assert!(read.take(&format!("ns/m{:05}", CHUNK + 1)).unwrap().is_some());
+        read.models.insert("ns/added".into(), Box::new(entry(99_999)));
+        assert_eq!(read.stored.chunks().len(), 1, "the untouched chunk is not decoded");
+        assert_eq!(read.models.len(), 2 * CHUNK);
+        fs::write(manifest_path(&out), read.to_bytes()).unwrap();
+        let mut again = Manifest::load_matching(&out, "g").unwrap();
+        again.decode_all().unwrap();
+        expected.models.insert("ns/m00005".into(), changed);
+        expected.models.remove(&format!("ns/m{:05}", CHUNK + 1));
+        expected.models.insert("ns/added".into(), Box::new(entry(99_999)));
+        assert_eq!(again.models, expected.models);
+        // A chunk whose rows decode but whose entries do not: loading uses
+        // the rows, and decoding the entries is an error.
+        let mut bytes = fs::read(manifest_path(&out)).unwrap();
+        let at = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
+        let chunk_len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        bytes[at + 8 + chunk_len - 40..at + 8 + chunk_len].fill(0xff);
+        fs::write(manifest_path(&out), &bytes).unwrap();
+        let mut damaged = Manifest::load_matching(&out, "g").unwrap();
+        assert!(damaged.decode_all().is_err());
     }
 
     #[cfg(unix)]

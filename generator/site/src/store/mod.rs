@@ -6,6 +6,9 @@
 //! - [`output`]: the output's lock, the staging folder swapped in whole, the
 //!   files kept beside the output ([`output::sibling`]) and atomic writes;
 //! - [`nofollow`]: file operations that never follow a symbolic link;
+//! - [`model_entry`]: what the manifest keeps of one model, its row apart;
+//! - [`stored_models`]: the previous manifest's models, decoded no further
+//!   than a build needs;
 //! - [`manifest`]: what the site in an output folder was built from, models
 //!   and listing files with their keys, so a rebuild redoes only what changed;
 //! - [`changes`]: the change set `modelpages deploy` uploads;
@@ -26,9 +29,11 @@ pub mod deployable;
 pub(crate) mod io_pool;
 pub(crate) mod journal;
 pub mod manifest;
+pub mod model_entry;
 pub(crate) mod nofollow;
 pub mod output;
 pub(crate) mod plan;
 pub(crate) mod read_ahead;
 pub mod site_folder;
+pub mod stored_models;
 pub(crate) mod writer;

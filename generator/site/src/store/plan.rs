@@ -13,12 +13,15 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
+use std::collections::HashMap;
+
 use modelpages_record::{discover, ModelSource, RecordError};
 use rayon::prelude::*;
 
 use crate::corpus::reject_layout_clashes;
 use crate::store::io_pool::with_io_threads;
 use crate::store::manifest::{Manifest, ModelEntry, StampHash};
+use crate::store::stored_models::StoredModels;
 
 /// Changes closer than this to the previous build's start could have been
 /// missed by a stamp taken during that build (coarse file-system clocks).
@@ -30,8 +33,12 @@ pub struct BuildPlan {
     /// Models to read (and render unless their content hash is unchanged),
     /// in id order.
     pub read: Vec<ReadJob>,
-    /// Models kept from the previous build without reading their files.
+    /// Models kept from the previous build without reading their files,
+    /// their entries decoded.
     pub keep: Vec<(ModelSource, Box<ModelEntry>)>,
+    /// Models kept too, left as the previous manifest stored them: the
+    /// chunks of it that hold no model read or removed (see `stored_models`).
+    pub stored: StoredModels,
     /// Models of the previous build whose folders are gone (or now unusable).
     pub removed: Vec<(String, Box<ModelEntry>)>,
     /// Folders that cannot be models, sorted by path.
@@ -51,8 +58,30 @@ pub struct ReadJob {
 
 impl BuildPlan {
     pub fn model_count(&self) -> usize {
-        self.read.len() + self.keep.len()
+        self.read.len() + self.keep.len() + self.stored.len()
     }
+
+    /// Whether the change is small enough to apply in place: a fresh tree
+    /// would have to link every page of the site, a transaction touches
+    /// only what changed.
+    pub fn is_small_change(&self) -> bool {
+        is_small(self.read.len() + self.removed.len(), self.model_count())
+    }
+
+    /// Decodes the stored models into `keep` (their folders in
+    /// `models_dir`): a fresh site needs every kept model's files.
+    pub fn decode_stored(&mut self, models_dir: &Path) -> io::Result<()> {
+        for (id, entry) in self.stored.take_all()? {
+            self.keep.push((ModelSource { dir: models_dir.join(&id), folder_id: id }, entry));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `changed` models out of `total` is a small change (see
+/// [`BuildPlan::is_small_change`]).
+fn is_small(changed: usize, total: usize) -> bool {
+    changed <= (total / 20).max(200)
 }
 
 /// Every model folder found, with its stamp as it is now; what a plan is made of.
@@ -84,40 +113,77 @@ pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
 }
 
 /// Plans a build from a survey of the models folder and the previous build's
-/// manifest (taken over: entries move into the plan).
-pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> BuildPlan {
+/// manifest (taken over: entries move into the plan). Of the models the
+/// manifest stores, only the chunks that hold a model to read or remove are
+/// decoded, when the change is small; all of them otherwise.
+pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<BuildPlan> {
     let Survey { stamped, mut errors } = survey;
-    let (mut previous_models, trusted_before) = match previous {
-        Some(m) => (m.models, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
+    let (mut decoded, mut stored, trusted_before) = match previous {
+        Some(m) => (m.models, m.stored, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
         None => Default::default(),
     };
-    let mut plan = BuildPlan::default();
+    // Where each stored model is: its chunk and whether the survey found it.
+    let mut where_stored: HashMap<&str, (usize, bool), foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(stored.len(), Default::default());
+    for (chunk, c) in stored.chunks().iter().enumerate() {
+        where_stored.extend(c.index.rows.iter().map(|(id, _)| (id.as_str(), (chunk, false))));
+    }
+    let mut stamped_ok = Vec::with_capacity(stamped.len());
     for (source, stamp) in stamped {
-        let stamp = match stamp {
-            Ok(stamp) => stamp,
-            Err(err) => {
-                errors.push(err);
-                continue;
-            }
-        };
-        let previous = previous_models.remove(&source.folder_id);
-        // A model whose card copies files is stamped with them too.
-        let whole = match &previous {
-            Some(entry) if !entry.card_files.is_empty() => stamp_with_files(&stamp, &source.dir, &entry.card_files),
-            _ => stamp.clone(),
-        };
+        match stamp {
+            Ok(stamp) => stamped_ok.push((source, stamp)),
+            Err(err) => errors.push(err),
+        }
+    }
+    // Whether each model is kept: its stamp, with the files its card
+    // copies, is what the previous build recorded.
+    let keep: Vec<bool> = stamped_ok
+        .par_iter()
+        .map(|(source, stamp)| {
+            let id = source.folder_id.as_str();
+            let row = decoded.get(id).map(|e| &e.row).or_else(|| where_stored.get(id).and_then(|&(chunk, _)| stored.chunks()[chunk].row(id)));
+            let Some(row) = row else { return false };
+            let whole = if row.card_files.is_empty() { stamp.clone() } else { stamp_with_files(stamp, &source.dir, &row.card_files) };
+            whole.newest_ns < trusted_before && row.stamp == whole.text
+        })
+        .collect();
+    // Chunks to decode: those with a model read or gone, and small ones
+    // (merged, so that models added one at a time do not make a chunk each).
+    let mut touched = vec![false; stored.chunks().len()];
+    for ((source, _), keep) in stamped_ok.iter().zip(&keep) {
+        if let Some(found) = where_stored.get_mut(source.folder_id.as_str()) {
+            found.1 = true;
+            touched[found.0] |= !keep;
+        }
+    }
+    where_stored.values().filter(|(_, seen)| !seen).for_each(|(chunk, _)| touched[*chunk] = true);
+    stored.chunks().iter().enumerate().filter(|(_, c)| c.is_small()).for_each(|(i, _)| touched[i] = true);
+    let changed = keep.iter().filter(|k| !**k).count() + where_stored.values().filter(|(_, seen)| !seen).count();
+    let total = stamped_ok.len();
+    drop(where_stored);
+    let which: Vec<usize> = if is_small(changed, total) {
+        touched.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| i).collect()
+    } else {
+        (0..touched.len()).collect()
+    };
+    decoded.extend(stored.take(&which)?);
+    let mut plan = BuildPlan { stored, ..BuildPlan::default() };
+    for ((source, stamp), keep) in stamped_ok.into_iter().zip(keep) {
+        let previous = decoded.remove(&source.folder_id);
         match previous {
-            Some(entry) if whole.newest_ns < trusted_before && entry.stamp == whole.text => plan.keep.push((source, entry)),
+            // Kept, and left stored.
+            None if keep => {}
+            Some(entry) if keep => plan.keep.push((source, entry)),
             previous => plan.read.push(ReadJob { source, stamp: stamp.text, previous }),
         }
     }
     // What is left had no usable folder this time.
-    let mut removed: Vec<(String, Box<ModelEntry>)> = previous_models.into_iter().collect();
+    let mut removed: Vec<(String, Box<ModelEntry>)> = decoded.into_iter().collect();
     removed.sort_by(|a, b| a.0.cmp(&b.0));
     plan.removed = removed;
     errors.sort_by(|a, b| a.path().cmp(b.path()));
     plan.errors = errors;
-    plan
+    Ok(plan)
 }
 
 /// A model folder's file-system stamp and the newest change time in it.
@@ -276,6 +342,7 @@ impl FolderHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::manifest::ModelRow;
     use std::fs;
 
     #[test]
@@ -326,25 +393,10 @@ mod tests {
         let plan = |previous_stamp: &StampHash| {
             // A previous build long after every change: stamps are trusted.
             let mut manifest = Manifest::new("g".into(), u128::MAX);
-            let summary = modelpages_render::ModelSummary {
-                id: "ns/m".into(),
-                url: "/ns/m/".into(),
-                task: None,
-                library: None,
-                downloads: None,
-                likes: None,
-                tags: Default::default(),
-            };
-            let entry = ModelEntry {
-                input: [0; 32],
-                stamp: *previous_stamp,
-                summary,
-                notes: Vec::new(),
-                files: Vec::new(),
-                card_files: card_files.clone(), bases: Vec::new(), hidden: false, tree: [0; 16],
-            };
+            let row = ModelRow { stamp: *previous_stamp, card_files: card_files.clone(), ..ModelRow::default() };
+            let entry = ModelEntry::new(row, [0; 32], Default::default(), Vec::new());
             manifest.models.insert("ns/m".into(), Box::new(entry));
-            plan_build(survey_models(&models).unwrap(), Some(manifest))
+            plan_build(survey_models(&models).unwrap(), Some(manifest)).unwrap()
         };
         let whole = stamp_with_files(&stamp(&model).unwrap(), &model, &card_files).text;
         let kept = plan(&whole);
@@ -352,5 +404,44 @@ mod tests {
         assert_eq!(plan(&stamp(&model).unwrap().text).read.len(), 1, "a stamp without the card's files is not the model's");
         fs::write(model.join("assets/a.png"), "two").unwrap();
         assert_eq!(plan(&whole).read.len(), 1, "an image changed in place is read again");
+    }
+
+    #[test]
+    fn only_the_chunks_holding_a_model_read_or_removed_are_decoded() {
+        use crate::store::manifest::{folder_identity, manifest_path};
+        use crate::store::stored_models::CHUNK;
+        let dir = tempfile::tempdir().unwrap();
+        let models = dir.path().join("models");
+        let count = CHUNK * 4;
+        for i in 0..count {
+            let folder = models.join(format!("ns/m{i:05}"));
+            fs::create_dir_all(&folder).unwrap();
+            fs::write(folder.join("model.json"), "{}").unwrap();
+        }
+        // A previous build that saw every model as it is now, long after
+        // every change: stamps are trusted.
+        let out = dir.path().join("dist");
+        fs::create_dir(&out).unwrap();
+        let mut manifest = Manifest::new("g".into(), u128::MAX);
+        manifest.site = folder_identity(&out).unwrap();
+        for (source, stamp) in survey_models(&models).unwrap().stamped {
+            let row = ModelRow { stamp: stamp.unwrap().text, ..ModelRow::default() };
+            manifest.models.insert(source.folder_id, Box::new(ModelEntry::new(row, [0; 32], Default::default(), Vec::new())));
+        }
+        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        let plan = || plan_build(survey_models(&models).unwrap(), Manifest::load_matching(&out, "g")).unwrap();
+        let unchanged = plan();
+        assert_eq!((unchanged.read.len(), unchanged.keep.len(), unchanged.stored.len()), (0, 0, count), "nothing decoded");
+        // One model rewritten, one removed, in two chunks: those two are decoded.
+        fs::write(models.join("ns/m00005/model.json"), "{ }").unwrap();
+        fs::remove_dir_all(models.join(format!("ns/m{:05}", CHUNK * 2 + 3))).unwrap();
+        let changed = plan();
+        assert_eq!(changed.read.len(), 1);
+        assert_eq!(changed.read[0].source.folder_id, "ns/m00005");
+        assert!(changed.read[0].previous.is_some(), "read with its previous entry");
+        assert_eq!(changed.removed.len(), 1);
+        assert_eq!(changed.stored.chunks().len(), 2, "the chunks with no change stay stored");
+        assert_eq!(changed.keep.len(), 2 * CHUNK - 2, "the other models of the two decoded chunks");
+        assert_eq!(changed.model_count(), count - 1);
     }
 }

@@ -23,6 +23,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::store::manifest::names_folder;
 use crate::store::output::{io_error, OutputError};
 use crate::store::plan::BuildPlan;
+use crate::store::stored_models::top_level;
 
 /// The file that marks a folder as a site this program built. It is not a
 /// page: no listing or sitemap names it.
@@ -122,7 +123,8 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// top-level name they live under is there (one read of the output folder:
 /// catches `rm -rf dist/*` and a namespace folder deleted by hand), and every
 /// file of a sample of the models is (every n-th model in the plan's order,
-/// so the same site gives the same sample). Assets need no look: an
+/// and the first model of every n-th chunk the plan left stored, so the
+/// same site gives the same sample). Assets need no look: an
 /// in-place build compares them with what it writes anyway. Listing files
 /// are sampled too (those whose path hashes to a multiple of the stride, so
 /// again the same site gives the same sample). At 100,000 models this takes
@@ -132,16 +134,20 @@ pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeI
     let present: HashSet<OsString> = names.filter_map(Result::ok).map(|e| e.file_name()).collect();
     let entries = plan.keep.iter().map(|(_, entry)| entry).chain(plan.read.iter().filter_map(|job| job.previous.as_ref()));
     let stride = ((plan.keep.len() + plan.read.len()) / SAMPLED_MODELS).max(1);
-    let mut top_level: HashSet<&str> = HashSet::new();
+    // Stored models (see `stored_models`) are not decoded: each stored
+    // chunk names its top-level folders and gives one model as a sample.
+    let stored = plan.stored.chunks();
+    let mut tops: HashSet<&str> = stored.iter().flat_map(|c| c.index.tops.iter().map(String::as_str)).collect();
     // Models come grouped by namespace: a name is compared with the last
     // few seen before it is hashed, which at 100,000 models halves the cost.
     let mut recent: [&str; 4] = [""; 4];
-    let mut sample: Vec<&str> = Vec::new();
+    let chunk_stride = (stored.len() / SAMPLED_MODELS).max(1);
+    let mut sample: Vec<&str> = stored.iter().step_by(chunk_stride).flat_map(|c| c.index.sample.iter().map(String::as_str)).collect();
     for (i, entry) in entries.enumerate() {
         for file in &entry.files {
-            let top = file.split('/').next().unwrap_or(file);
+            let top = top_level(file);
             if !recent.contains(&top) {
-                top_level.insert(top);
+                tops.insert(top);
                 recent.rotate_right(1);
                 recent[0] = top;
             }
@@ -156,7 +162,7 @@ pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeI
         u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes")) % listing_stride == 0
     });
     let is_file = |file: &str| fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file());
-    top_level.iter().all(|name| present.contains(OsStr::new(name)))
+    tops.iter().all(|name| present.contains(OsStr::new(name)))
         && sample.iter().all(|file| is_file(file))
         && listing_sample.all(is_file)
 }
@@ -253,22 +259,8 @@ mod tests {
     }
 
     fn entry(files: &[&str], input: u8) -> Box<ModelEntry> {
-        Box::new(ModelEntry {
-            input: [input; 32],
-            stamp: Default::default(),
-            summary: modelpages_render::ModelSummary {
-                id: String::new(),
-                url: String::new(),
-                task: None,
-                library: None,
-                downloads: None,
-                likes: None,
-                tags: Default::default(),
-            },
-            notes: Vec::new(),
-            files: files.iter().map(|f| f.to_string()).collect(),
-            card_files: Vec::new(), bases: Vec::new(), hidden: false, tree: [0; 16],
-        })
+        let files = files.iter().map(|f| f.to_string()).collect();
+        Box::new(ModelEntry::new(Default::default(), [input; 32], Default::default(), files))
     }
 
     #[test]
@@ -305,5 +297,33 @@ mod tests {
         assert!(!site_is_whole(&out, &plan, none()), "a namespace folder");
         fs::remove_dir_all(&out).unwrap();
         assert!(!site_is_whole(&out, &plan, none()), "the whole site");
+    }
+
+    #[test]
+    fn stored_models_are_looked_for_by_their_chunks_tops_and_samples() {
+        use crate::store::manifest::Manifest;
+        use crate::store::stored_models::CHUNK;
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("dist");
+        fs::create_dir(&out).unwrap();
+        let mut manifest = Manifest::new("g".into(), 7);
+        manifest.site = folder_identity(&out).unwrap();
+        for i in 0..CHUNK * 2 {
+            let file = format!("ns{}/m{i:04}/index.html", i / CHUNK);
+            fs::create_dir_all(out.join(&file).parent().unwrap()).unwrap();
+            fs::write(out.join(&file), "x").unwrap();
+            manifest.models.insert(format!("ns{}/m{i:04}", i / CHUNK), entry(&[&file], 0));
+        }
+        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        let plan = || BuildPlan { stored: Manifest::load_matching(&out, "g").unwrap().stored, ..Default::default() };
+        assert!(plan().keep.is_empty() && plan().stored.len() == CHUNK * 2, "nothing decoded");
+        assert!(site_is_whole(&out, &plan(), std::iter::empty()));
+        // The first model of a chunk is its sample.
+        let first_of_second = format!("ns1/m{CHUNK:04}/index.html");
+        fs::remove_file(out.join(&first_of_second)).unwrap();
+        assert!(!site_is_whole(&out, &plan(), std::iter::empty()), "a sampled page");
+        fs::write(out.join(&first_of_second), "x").unwrap();
+        fs::remove_dir_all(out.join("ns0")).unwrap();
+        assert!(!site_is_whole(&out, &plan(), std::iter::empty()), "a namespace folder");
     }
 }

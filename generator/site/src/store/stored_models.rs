@@ -1,0 +1,227 @@
+//! The models of the previous build's manifest, left as they are stored
+//! until a build needs more than their rows.
+//!
+//! The manifest keeps its models in chunks of a few thousand, sorted by id
+//! within each chunk. A chunk is stored as its index (every model's id and
+//! [`ModelRow`], the top-level names its files live under, and the files
+//! of its first model as a sample) followed by the rest of its entries:
+//!
+//! ```text
+//! [u64 chunk length] [u64 index length] [index] [rest of the entries]
+//! ```
+//!
+//! Loading a manifest decodes only the indexes ([`StoredModels::read`]). A
+//! build takes out, decoded whole, the chunks that hold a model it reads or
+//! removes ([`StoredModels::take`]); every other chunk is written into the
+//! next manifest byte for byte ([`StoredModels::copy_to`]). So a one-model
+//! rebuild at hub scale neither decodes nor encodes a million entries.
+
+use std::fs;
+use std::io;
+use std::sync::Arc;
+
+use bincode::Options as _;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::store::model_entry::{EntryRest, ModelEntry, ModelRow};
+
+/// Models per chunk, as a build writes them.
+pub const CHUNK: usize = 64;
+
+/// What a chunk's index holds.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct ChunkIndex {
+    /// Every model of the chunk, sorted by id.
+    pub rows: Vec<(String, ModelRow)>,
+    /// The top-level names (in the output folder) its models' files are
+    /// under, sorted: `site_folder::site_is_whole` looks for each.
+    pub tops: Vec<String>,
+    /// The files of its first model: the sample that
+    /// `site_folder::site_is_whole` looks for.
+    pub sample: Vec<String>,
+}
+
+/// One chunk of the previous manifest: its index, and where its bytes are.
+#[derive(Debug)]
+pub struct StoredChunk {
+    pub index: ChunkIndex,
+    /// Offset of its length prefix in the file, and its length, prefix included.
+    at: u64,
+    len: u64,
+    /// Where the rest of its entries is, and its length.
+    rest_at: u64,
+    rest_len: usize,
+}
+
+impl StoredChunk {
+    /// Much smaller than a chunk a build writes: models added one at a time
+    /// make such chunks, and a build that touches them merges them again.
+    pub fn is_small(&self) -> bool {
+        self.index.rows.len() < CHUNK / 4
+    }
+
+    /// Where the chunk holds `id`.
+    fn position(&self, id: &str) -> Option<usize> {
+        self.index.rows.binary_search_by(|(row_id, _)| row_id.as_str().cmp(id)).ok()
+    }
+
+    /// The row of `id`, if the chunk holds it.
+    pub fn row(&self, id: &str) -> Option<&ModelRow> {
+        self.position(id).map(|i| &self.index.rows[i].1)
+    }
+}
+
+/// Chunks of the previous manifest, read up to their indexes.
+#[derive(Debug, Default)]
+pub struct StoredModels {
+    file: Option<Arc<fs::File>>,
+    chunks: Vec<StoredChunk>,
+}
+
+impl StoredModels {
+    /// The chunks of `file` at `spans` (offset of each chunk's body, after
+    /// its length prefix, and the body's length), their indexes decoded in
+    /// parallel. `None` when one does not decode.
+    pub(crate) fn read(file: Arc<fs::File>, spans: &[(u64, usize)]) -> Option<StoredModels> {
+        let chunks = spans
+            .par_iter()
+            .map(|&(start, size)| {
+                let mut prefix = [0u8; 8];
+                read_at(&file, &mut prefix, start).ok()?;
+                let index_len = usize::try_from(u64::from_le_bytes(prefix)).ok()?;
+                let rest_len = size.checked_sub(8)?.checked_sub(index_len)?;
+                let mut bytes = vec![0; index_len];
+                read_at(&file, &mut bytes, start + 8).ok()?;
+                let index: ChunkIndex = options().deserialize(&bytes).ok()?;
+                let rest_at = start + 8 + index_len as u64;
+                Some(StoredChunk { index, at: start - 8, len: size as u64 + 8, rest_at, rest_len })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(StoredModels { file: Some(file), chunks })
+    }
+
+    /// How many models the chunks hold.
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(|c| c.index.rows.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.iter().all(|c| c.index.rows.is_empty())
+    }
+
+    pub fn chunks(&self) -> &[StoredChunk] {
+        &self.chunks
+    }
+
+    /// Every model's id and row, chunk by chunk.
+    pub fn rows(&self) -> impl Iterator<Item = (&str, &ModelRow)> + Clone {
+        self.chunks.iter().flat_map(|c| c.index.rows.iter().map(|(id, row)| (id.as_str(), row)))
+    }
+
+    /// The row of `id`, if a chunk holds it.
+    pub fn row(&self, id: &str) -> Option<&ModelRow> {
+        self.chunks.iter().find_map(|c| c.row(id))
+    }
+
+    /// Which chunk holds `id`.
+    pub fn chunk_of(&self, id: &str) -> Option<usize> {
+        self.chunks.iter().position(|c| c.position(id).is_some())
+    }
+
+    /// Takes out the chunks whose numbers `which` holds, their entries
+    /// decoded (in parallel), by id.
+    pub fn take(&mut self, which: &[usize]) -> io::Result<Vec<(String, Box<ModelEntry>)>> {
+        let mut chosen = vec![false; self.chunks.len()];
+        for &i in which {
+            if let Some(chosen) = chosen.get_mut(i) {
+                *chosen = true;
+            }
+        }
+        let (taken, kept): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.chunks).into_iter().zip(chosen).partition(|(_, chosen)| *chosen);
+        let taken: Vec<StoredChunk> = taken.into_iter().map(|(chunk, _)| chunk).collect();
+        let kept = kept.into_iter().map(|(chunk, _)| chunk).collect();
+        self.chunks = kept;
+        let Some(file) = &self.file else { return Ok(Vec::new()) };
+        let decoded: Vec<Vec<(String, Box<ModelEntry>)>> = taken.into_par_iter().map(|chunk| decode_rest(file, chunk)).collect::<io::Result<_>>()?;
+        Ok(decoded.into_iter().flatten().collect())
+    }
+
+    /// Takes out every chunk, decoded.
+    pub fn take_all(&mut self) -> io::Result<Vec<(String, Box<ModelEntry>)>> {
+        let all: Vec<usize> = (0..self.chunks.len()).collect();
+        self.take(&all)
+    }
+
+    /// Writes every chunk as it is stored, length prefix included.
+    pub(crate) fn copy_to(&self, out: &mut dyn io::Write) -> io::Result<()> {
+        let Some(file) = &self.file else { return Ok(()) };
+        let mut buf = Vec::new();
+        for chunk in &self.chunks {
+            buf.resize(chunk.len as usize, 0);
+            read_at(file, &mut buf, chunk.at)?;
+            out.write_all(&buf)?;
+        }
+        Ok(())
+    }
+}
+
+/// The entries of `chunk`: its rows with the rest of each entry, read and
+/// decoded from `file`.
+fn decode_rest(file: &fs::File, chunk: StoredChunk) -> io::Result<Vec<(String, Box<ModelEntry>)>> {
+    let mut bytes = vec![0; chunk.rest_len];
+    read_at(file, &mut bytes, chunk.rest_at)?;
+    let rest: Vec<EntryRest> = options().deserialize(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    if rest.len() != chunk.index.rows.len() {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "a manifest chunk's entries do not match its index"));
+    }
+    Ok(chunk.index.rows.into_iter().zip(rest).map(|((id, row), rest)| (id, Box::new(ModelEntry::from_parts(row, rest)))).collect())
+}
+
+/// A chunk's body (what follows its length prefix) for `models`, sorted by id.
+pub(crate) fn encode_chunk(models: &[(&String, &Box<ModelEntry>)]) -> Vec<u8> {
+    let mut tops: Vec<String> = models.iter().flat_map(|(_, e)| e.files.iter().map(|f| top_level(f).to_owned())).collect();
+    tops.sort_unstable();
+    tops.dedup();
+    let index = ChunkIndex {
+        rows: models.iter().map(|(id, e)| ((*id).clone(), e.row.clone())).collect(),
+        tops,
+        sample: models.first().map(|(_, e)| e.files.clone()).unwrap_or_default(),
+    };
+    let rest: Vec<_> = models.iter().map(|(_, e)| e.rest()).collect();
+    let index = options().serialize(&index).expect("indexes serialise");
+    let rest = options().serialize(&rest).expect("entries serialise");
+    let mut body = Vec::with_capacity(8 + index.len() + rest.len());
+    body.extend_from_slice(&(index.len() as u64).to_le_bytes());
+    body.extend_from_slice(&index);
+    body.extend_from_slice(&rest);
+    body
+}
+
+/// The first component of a path in the output folder.
+pub fn top_level(file: &str) -> &str {
+    file.split('/').next().unwrap_or(file)
+}
+
+/// The encoding of everything in the manifest after its header line:
+/// bincode with variable-length integers.
+pub(crate) fn options() -> impl bincode::Options {
+    bincode::DefaultOptions::new()
+}
+
+/// Reads `buf.len()` bytes of `file` at `offset`, without moving a cursor
+/// (threads read chunks of one file at once).
+pub(crate) fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek};
+        let mut file = file.try_clone()?;
+        file.seek(io::SeekFrom::Start(offset))?;
+        file.read_exact(buf)
+    }
+}
