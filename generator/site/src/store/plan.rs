@@ -99,7 +99,10 @@ pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
     let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
     // A namespace's models come together (ids are sorted): each namespace
     // folder is opened once and its models stamped from there.
-    let by_namespace: Vec<&[ModelSource]> = sources.chunk_by(|a, b| a.dir.parent() == b.dir.parent()).collect();
+    // Ids are `namespace/name`, so equal namespaces mean one parent folder
+    // (comparing ids is cheaper than taking paths apart).
+    let by_namespace: Vec<&[ModelSource]> =
+        sources.chunk_by(|a, b| a.folder_id.split_once('/').map(|p| p.0) == b.folder_id.split_once('/').map(|p| p.0)).collect();
     let stamps: Vec<Vec<io::Result<Stamp>>> = with_io_threads(|| by_namespace.into_par_iter().map(stamp_namespace).collect());
     let stamped = sources
         .into_iter()
@@ -223,9 +226,20 @@ fn stamp_namespace(models: &[ModelSource]) -> Vec<io::Result<Stamp>> {
 fn stamp_in(folder: &FolderHandle, name: &std::ffi::OsStr) -> io::Result<Stamp> {
     let mut hasher = blake3::Hasher::new();
     let mut newest_ns = 0;
+    // One path, its file name pushed and popped: at hub scale, three new
+    // paths a model were a twentieth of a one-model rebuild.
+    let mut path = std::path::PathBuf::with_capacity(name.len() + 16);
+    path.push(name);
     for file in STAMPED {
-        let path = if file.is_empty() { Path::new(name).to_owned() } else { Path::new(name).join(file) };
-        add_to_stamp(&mut hasher, &mut newest_ns, folder.describe(&path))?;
+        let pushed = !file.is_empty();
+        if pushed {
+            path.push(file);
+        }
+        let described = folder.describe(&path);
+        if pushed {
+            path.pop();
+        }
+        add_to_stamp(&mut hasher, &mut newest_ns, described)?;
     }
     // Kept as a short hash: a million of them sit in the manifest.
     let text = hasher.finalize().as_bytes()[..16].try_into().expect("16 of 32 bytes");
@@ -295,7 +309,17 @@ impl FolderHandle {
     fn describe(&self, rel: &Path) -> io::Result<([u8; 56], u128)> {
         use std::os::fd::AsRawFd;
         use std::os::unix::ffi::OsStrExt;
-        let c = std::ffi::CString::new(rel.as_os_str().as_bytes())?;
+        // The path with its NUL, on the stack when short (model paths are).
+        let bytes = rel.as_os_str().as_bytes();
+        let mut short = [0u8; 256];
+        let owned;
+        let c: &std::ffi::CStr = if bytes.len() < short.len() && !bytes.contains(&0) {
+            short[..bytes.len()].copy_from_slice(bytes);
+            std::ffi::CStr::from_bytes_with_nul(&short[..=bytes.len()]).expect("one NUL, at the end")
+        } else {
+            owned = std::ffi::CString::new(bytes)?;
+            &owned
+        };
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: valid descriptor and path; `st` is read only on success.
         let rc = unsafe { libc::fstatat(self.0.as_raw_fd(), c.as_ptr(), st.as_mut_ptr(), libc::AT_SYMLINK_NOFOLLOW) };
