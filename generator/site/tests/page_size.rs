@@ -10,6 +10,7 @@ use std::path::Path;
 
 use modelpages_site::{build_site, BuildOptions, NoProgress};
 use modelpages_snippets::inference::{known_providers, HF_INFERENCE};
+use modelpages_snippets::sample::{MAX_SAMPLE_BYTES, MAX_SAMPLE_ESCAPE_BYTES};
 use modelpages_snippets::SnippetEngine;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestError, TestRunner};
@@ -21,9 +22,13 @@ use serde_json::{json, Map, Value};
 const PER_BYTE: usize = 16;
 /// Bytes of a model's files whatever its record: the page's frame and the
 /// examples of every provider the site knows, each quoting a sample input
-/// of at most `MAX_SAMPLE_BYTES`. The most costly input found is 1 KiB of
-/// single quotes (each ends, escapes and reopens a shell string, and is
-/// highlighted so) on all the catalogue's providers: about 4.8 MB of page.
+/// of at most `MAX_SAMPLE_BYTES` with at most `MAX_SAMPLE_ESCAPE_BYTES` of
+/// escapes (each escape is a highlighted token of its own). The most costly
+/// input found (see `escape_heavy_sample_inputs_stay_within_the_bound`) is
+/// a chat model's text of 64 backslashes, each before a `&`, then `%s&` to
+/// 1 KiB (Python's highlighter makes each `%s` a placeholder token, and
+/// `&` is `&amp;`) on all the catalogue's providers: about 5.0 MB of page.
+/// Before escapes were bounded, 1 KiB of `'\u{1}` made 12.9 MB.
 const FIXED: usize = 6 << 20;
 
 /// Builds per run, and records per build.
@@ -219,5 +224,55 @@ fn a_models_files_grow_at_most_linearly_with_its_record() {
         Ok(()) => {}
         Err(TestError::Fail(reason, _)) => panic!("{reason}"),
         Err(TestError::Abort(reason)) => panic!("{reason}"),
+    }
+}
+
+/// A record of `task` served by every provider the site knows, whose widget
+/// example is `widget`, and nothing else long.
+fn served_everywhere(task: &'static str, chat: bool, widget: Value) -> Parts {
+    Parts {
+        library: "transformers".into(),
+        task,
+        chat,
+        tags: Vec::new(),
+        widgets: vec![widget],
+        providers: every_known_provider(),
+        unknown_providers: 0,
+        provider_id: "org/model".into(),
+        value: "value".into(),
+        weights_path: "lora.safetensors".into(),
+        files: 0,
+    }
+}
+
+/// `piece` repeated to `MAX_SAMPLE_BYTES`, after `prefix`.
+fn filled(prefix: &str, piece: &str) -> String {
+    let mut value = prefix.to_owned();
+    while value.len() + piece.len() <= MAX_SAMPLE_BYTES {
+        value.push_str(piece);
+    }
+    value
+}
+
+/// The worst cases, built on purpose rather than found by chance: widget
+/// values of `MAX_SAMPLE_BYTES` whose literals are costliest on a page,
+/// quoted by every client of every provider. `'\u{1}` is the case the
+/// property test found (each character an escape in every language, each
+/// escape highlighted as a token of its own): 12.9 MB of page before widget
+/// values were bounded by their escapes too. The other two are the costliest
+/// that are still used: as many escapes as are allowed among `&`s (each
+/// written `&amp;`) or Python format placeholders (`%s`, each a token).
+#[test]
+fn escape_heavy_sample_inputs_stay_within_the_bound() {
+    let site_src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../site-src");
+    let escapes = "\\&".repeat(MAX_SAMPLE_ESCAPE_BYTES);
+    let values = [filled("", "'\u{1}"), filled("", "'"), filled(&escapes, "&"), filled(&escapes, "%s&")];
+    let mut records = Vec::new();
+    for value in values {
+        records.push(served_everywhere("text-generation", true, json!({"text": value})));
+        records.push(served_everywhere("question-answering", false, json!({"text": value, "context": value})));
+    }
+    if let Err(failure) = check(records, &site_src) {
+        panic!("{failure}");
     }
 }

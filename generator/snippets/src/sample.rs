@@ -7,15 +7,31 @@
 //!
 //! Every client of every provider quotes the sample, so widget values are
 //! used only up to a size ([`MAX_SAMPLE_BYTES`]): a record's long value
-//! would otherwise be copied into the page hundreds of times.
+//! would otherwise be copied into the page hundreds of times. What is
+//! copied is the value's *literal*, escaped for its language, and on a page
+//! each escape is a highlighted token of its own: a value of quotes,
+//! backslashes or control characters costs many times its length. So a
+//! value is used only if its escapes, too, are few
+//! ([`MAX_SAMPLE_ESCAPE_BYTES`]).
 
 use modelpages_record::{ModelRecord, WidgetExample};
 use serde::Serialize;
+
+use crate::escape::{js_str, py_str, sh_json, sh_str};
 
 /// Longest widget value (text, context, source sentence, all sentences
 /// together) an example quotes; real widget texts are a sentence or a
 /// paragraph.
 pub const MAX_SAMPLE_BYTES: usize = 1024;
+
+/// Most bytes escapes may add to a widget value an example quotes, in each
+/// form examples write it in ([`escape_bytes`]). Each escape is a token of
+/// its own on a page (some 50 bytes of spans) in each of the hundreds of
+/// examples that quote the value, so it is their number, more than the
+/// value's length, that makes the page large: 1 KiB of `'\u{1}` made a
+/// 13 MB page. Real widget texts escape a few line breaks and quotation
+/// marks (the default corpus at most 7 bytes' worth).
+pub const MAX_SAMPLE_ESCAPE_BYTES: usize = 64;
 
 /// Spec: the sample image-generation prompt is an astronaut in a jungle.
 pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted colors, detailed, 8k";
@@ -25,7 +41,20 @@ pub const IMAGE_PROMPT: &str = "Astronaut in a jungle, cold color palette, muted
 pub const TABLE_QUESTION: &str = "How many stars does the transformers repository have?";
 
 pub(crate) fn fits(value: &str) -> bool {
-    value.len() <= MAX_SAMPLE_BYTES
+    // The length first: it bounds the cost of writing the literals.
+    value.len() <= MAX_SAMPLE_BYTES && escape_bytes(value) <= MAX_SAMPLE_ESCAPE_BYTES
+}
+
+/// The forms examples write a sample value in: a Python string, a
+/// JavaScript (and JSON) string, a shell word, and a JSON request body's
+/// string inside a shell word (curl's `-d`).
+const LITERAL_FORMS: [fn(&str) -> String; 4] = [py_str, js_str, sh_str, |s| sh_json(&js_str(s))];
+
+/// The bytes escapes add to `value` in the form that escapes it most: its
+/// literal's length less its own and the empty literal's.
+pub(crate) fn escape_bytes(value: &str) -> usize {
+    let added = |form: &fn(&str) -> String| form(value).len().saturating_sub(form("").len() + value.len());
+    LITERAL_FORMS.iter().map(added).max().unwrap_or(0)
 }
 
 /// The text a model of `task` gets when its widget has none.
@@ -139,6 +168,29 @@ mod tests {
         assert_eq!((own.text.as_str(), own.chat_text.as_str()), ("Hallo", "Hallo"));
         let long = format!(r#"{{"id": "a/b", "widgetData": [{{"text": "{}"}}, {{"text": "short"}}]}}"#, "x".repeat(2000));
         assert_eq!(SampleTexts::of(&record(&long), "translation").text, "short");
+    }
+
+    #[test]
+    fn a_value_of_many_escapes_is_not_used() {
+        // Each form's escapes count: a backslash in Python and JavaScript,
+        // a control character in JavaScript (`\u0001`), a quote in a shell.
+        assert_eq!(escape_bytes("plain text"), 0);
+        assert_eq!(escape_bytes("a \\ b"), 1);
+        assert_eq!(escape_bytes("\u{1}"), 5);
+        assert_eq!(escape_bytes("it's"), 3);
+        assert!(fits(&"\\".repeat(MAX_SAMPLE_ESCAPE_BYTES)));
+        assert!(!fits(&"\\".repeat(MAX_SAMPLE_ESCAPE_BYTES + 1)));
+        // Ordinary prose with its line breaks and quotation marks is used.
+        let prose = "She said \"it's fine\".\nThen she left.\n".repeat(4);
+        assert!(fits(&prose), "{}", escape_bytes(&prose));
+        // The case the page-size test found: 1 KiB of quotes and controls,
+        // short enough but many times longer as a literal, gives way to
+        // the next widget text, or the task's own.
+        let hostile = "'\u{1}".repeat(MAX_SAMPLE_BYTES / 2);
+        let json = serde_json::json!({"id": "a/b", "widgetData": [{"text": hostile}, {"text": "short"}]});
+        assert_eq!(SampleTexts::of(&serde_json::from_value(json).unwrap(), "translation").text, "short");
+        let json = serde_json::json!({"id": "a/b", "widgetData": [{"text": hostile}]});
+        assert_eq!(SampleTexts::of(&serde_json::from_value(json).unwrap(), "translation").text, default_text("translation"));
     }
 
     #[test]

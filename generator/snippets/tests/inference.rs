@@ -356,7 +356,7 @@ fn a_long_widget_text_is_not_repeated_in_every_example() {
     let out = engine.inference_examples(&chat, &InferenceSettings::default(), &InferenceOptions::default()).unwrap();
     assert!(!out.snippets.iter().any(|s| s.content.contains(&long)), "the long text is quoted");
     assert!(find(&out.snippets, "groq", "curl").content.contains("A short question?"), "the next widget text that fits is used");
-    assert!(out.notes.iter().any(|n| n == "a/chat: widget example values over 1024 bytes, or over 16 sentences, are not used in \
+    assert!(out.notes.iter().any(|n| n == "a/chat: widget example values over 1024 bytes (or with over 64 bytes of escapes), or over 16 sentences, are not used in \
                                           hosted-inference examples"), "{:?}", out.notes);
     // Sentence lists count whole.
     let mut similarity = record(r#"{"id": "a/sim", "pipeline_tag": "sentence-similarity"}"#);

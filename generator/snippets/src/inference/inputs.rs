@@ -3,7 +3,8 @@
 //! labels, and the constant table and rows of table and tabular tasks.
 //!
 //! Every client of every provider quotes the sample input, so widget values
-//! are used only up to a size ([`MAX_SAMPLE_BYTES`], [`MAX_SAMPLE_SENTENCES`]).
+//! are used only up to a size ([`MAX_SAMPLE_BYTES`], with at most
+//! [`MAX_SAMPLE_ESCAPE_BYTES`] of escapes, [`MAX_SAMPLE_SENTENCES`]).
 
 use std::sync::OnceLock;
 
@@ -14,14 +15,17 @@ use serde_json::{json, Map, Value};
 
 use super::providers::ProviderMapping;
 use super::{RequestKind, TaskSpec};
-pub use crate::sample::MAX_SAMPLE_BYTES;
-use crate::sample::{fits, SampleTexts};
+pub use crate::sample::{MAX_SAMPLE_BYTES, MAX_SAMPLE_ESCAPE_BYTES};
+use crate::sample::{escape_bytes, fits, SampleTexts};
 
 /// Most sentences of a widget example a sentence-similarity example quotes.
 pub const MAX_SAMPLE_SENTENCES: usize = 16;
 
+/// The sentences count whole: their lengths, and their escapes, added up.
 fn sentences_fit(sentences: &[String]) -> bool {
-    sentences.len() <= MAX_SAMPLE_SENTENCES && sentences.iter().map(String::len).sum::<usize>() <= MAX_SAMPLE_BYTES
+    sentences.len() <= MAX_SAMPLE_SENTENCES
+        && sentences.iter().map(String::len).sum::<usize>() <= MAX_SAMPLE_BYTES
+        && sentences.iter().map(|s| escape_bytes(s)).sum::<usize>() <= MAX_SAMPLE_ESCAPE_BYTES
 }
 
 /// Whether the record's widget data holds a value too large for examples

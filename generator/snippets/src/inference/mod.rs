@@ -197,9 +197,11 @@ impl HostedInference {
         out.notes.extend(unknown_note);
         if inputs::has_oversized_widget_values(record) {
             out.notes.push(format!(
-                "{}: widget example values over {} bytes, or over {} sentences, are not used in hosted-inference examples",
+                "{}: widget example values over {} bytes (or with over {} bytes of escapes), or over {} sentences, are not used in \
+                 hosted-inference examples",
                 record.id,
                 inputs::MAX_SAMPLE_BYTES,
+                inputs::MAX_SAMPLE_ESCAPE_BYTES,
                 inputs::MAX_SAMPLE_SENTENCES
             ));
         }
