@@ -25,7 +25,7 @@ use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest};
 use crate::store::output::{lock_output, Staging};
 use crate::store::plan::{plan_build, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
-use crate::store::site_folder::{check_output, site_is_whole, MARKER, MARKER_TEXT};
+use crate::store::site_folder::{check_output, missing_from_site, MARKER, MARKER_TEXT};
 use crate::store::writer::SiteWriter;
 
 /// What to build and where.
@@ -113,7 +113,13 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // In place only on a site that is whole: pages deleted by hand are
     // found missing by a fresh tree, which renders them again.
     let listed = previous_listings.iter().flat_map(|l| l.keys().map(String::as_str));
-    let whole = |plan: &BuildPlan| site_is_whole(out, plan, ExactLen(listed, previous_listings.as_ref().map_or(0, |l| l.len())));
+    let whole = |plan: &BuildPlan| {
+        let missing = missing_from_site(out, plan, ExactLen(listed, previous_listings.as_ref().map_or(0, |l| l.len())));
+        if let Some(missing) = &missing {
+            timer.note(&format!("{missing:?} is missing from the site: a fresh tree is built"));
+        }
+        missing.is_none()
+    };
     let log = ChangeLog::new(out, pending.wants_paths());
     let writer = if had_previous && plan.is_small_change() && whole(&plan) {
         SiteWriter::in_place(Transaction::begin(out, &lock)?, log)

@@ -16,6 +16,13 @@ impl StageTimer {
         self.lap_detail(stage, "");
     }
 
+    /// A line of its own, for what a stage decided and why.
+    pub(crate) fn note(&self, text: &str) {
+        if self.0.is_some() {
+            eprintln!("timing: note: {text}");
+        }
+    }
+
     pub(crate) fn lap_detail(&self, stage: &str, detail: &str) {
         if let Some(last) = &self.0 {
             let mut last = last.lock().expect("no panics while held");

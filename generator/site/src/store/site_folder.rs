@@ -130,7 +130,13 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// again the same site gives the same sample). At 100,000 models this takes
 /// 15 to 35 ms on a loaded two-core machine.
 pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeIterator<Item = &'a str>) -> bool {
-    let Ok(names) = fs::read_dir(out) else { return false };
+    missing_from_site(out, plan, listings).is_none()
+}
+
+/// What [`site_is_whole`] found missing first, if anything: a top-level
+/// name or a file, relative to `out`.
+pub fn missing_from_site<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeIterator<Item = &'a str>) -> Option<String> {
+    let Ok(names) = fs::read_dir(out) else { return Some(String::new()) };
     let present: HashSet<OsString> = names.filter_map(Result::ok).map(|e| e.file_name()).collect();
     let entries = plan.keep.iter().map(|(_, entry)| entry).chain(plan.read.iter().filter_map(|job| job.previous.as_ref()));
     let stride = ((plan.keep.len() + plan.read.len()) / SAMPLED_MODELS).max(1);
@@ -161,10 +167,12 @@ pub fn site_is_whole<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactSizeI
         let hash = blake3::hash(path.as_bytes());
         u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes")) % listing_stride == 0
     });
-    let is_file = |file: &str| fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file());
-    tops.iter().all(|name| present.contains(OsStr::new(name)))
-        && sample.iter().all(|file| is_file(file))
-        && listing_sample.all(is_file)
+    let is_file = |file: &&str| fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file());
+    let mut tops: Vec<&str> = tops.into_iter().collect();
+    tops.sort_unstable();
+    let top_missing = tops.into_iter().find(|name| !present.contains(OsStr::new(name)));
+    let missing = top_missing.or_else(|| sample.into_iter().find(|file| !is_file(file))).or_else(|| listing_sample.find(|file| !is_file(file)));
+    missing.map(str::to_owned)
 }
 
 #[cfg(test)]
