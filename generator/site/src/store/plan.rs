@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::corpus::reject_layout_clashes;
 use crate::store::io_pool::with_io_threads;
-use crate::store::manifest::{Manifest, ModelEntry, StampHash};
+use crate::store::manifest::{Manifest, ModelEntry, ModelRow, StampHash};
 use crate::store::stored_models::StoredModels;
 
 /// Changes closer than this to the previous build's start could have been
@@ -125,11 +125,11 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
         Some(m) => (m.models, m.stored, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
         None => Default::default(),
     };
-    // Where each stored model is: its chunk and whether the survey found it.
-    let mut where_stored: HashMap<&str, (usize, bool), foldhash::fast::RandomState> =
+    // Each stored model's row, its chunk, and whether the survey found it.
+    let mut where_stored: HashMap<&str, (&ModelRow, usize, bool), foldhash::fast::RandomState> =
         HashMap::with_capacity_and_hasher(stored.len(), Default::default());
     for (chunk, c) in stored.chunks().iter().enumerate() {
-        where_stored.extend(c.index.rows.iter().map(|(id, _)| (id.as_str(), (chunk, false))));
+        where_stored.extend(c.index.rows.iter().map(|(id, row)| (id.as_str(), (row, chunk, false))));
     }
     let mut stamped_ok = Vec::with_capacity(stamped.len());
     for (source, stamp) in stamped {
@@ -144,7 +144,7 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
         .par_iter()
         .map(|(source, stamp)| {
             let id = source.folder_id.as_str();
-            let row = decoded.get(id).map(|e| &e.row).or_else(|| where_stored.get(id).and_then(|&(chunk, _)| stored.chunks()[chunk].row(id)));
+            let row = decoded.get(id).map(|e| &e.row).or_else(|| where_stored.get(id).map(|found| found.0));
             let Some(row) = row else { return false };
             let whole = if row.card_files.is_empty() { stamp.clone() } else { stamp_with_files(stamp, &source.dir, &row.card_files) };
             whole.newest_ns < trusted_before && row.stamp == whole.text
@@ -155,13 +155,13 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
     let mut touched = vec![false; stored.chunks().len()];
     for ((source, _), keep) in stamped_ok.iter().zip(&keep) {
         if let Some(found) = where_stored.get_mut(source.folder_id.as_str()) {
-            found.1 = true;
-            touched[found.0] |= !keep;
+            found.2 = true;
+            touched[found.1] |= !keep;
         }
     }
-    where_stored.values().filter(|(_, seen)| !seen).for_each(|(chunk, _)| touched[*chunk] = true);
+    where_stored.values().filter(|(_, _, seen)| !seen).for_each(|(_, chunk, _)| touched[*chunk] = true);
     stored.chunks().iter().enumerate().filter(|(_, c)| c.is_small()).for_each(|(i, _)| touched[i] = true);
-    let changed = keep.iter().filter(|k| !**k).count() + where_stored.values().filter(|(_, seen)| !seen).count();
+    let changed = keep.iter().filter(|k| !**k).count() + where_stored.values().filter(|(_, _, seen)| !seen).count();
     let total = stamped_ok.len();
     drop(where_stored);
     let which: Vec<usize> = if is_small(changed, total) {
@@ -366,7 +366,6 @@ impl FolderHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::manifest::ModelRow;
     use std::fs;
 
     #[test]
