@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The 1,000,000-model build (see BENCHMARKS.md): a minimal synthetic corpus
 # (synth --minimal), a full build, then rebuilds after one model's card
-# changed, one model added and that model removed, each under
-# /usr/bin/time -v with MODELPAGES_TIMINGS=1. Not part of `make bench`.
+# changed (looked for among all models, then named with --changed), one
+# model's downloads changed (its listing row moves), one model added and
+# that model removed, each under /usr/bin/time -v with MODELPAGES_TIMINGS=1.
+# Not part of `make bench`.
 #
 # A million model pages, notebooks and API files are about 50 GB; a disk
 # without that room (BENCH_SQUEEZE=1) keeps only their names: while the build
@@ -31,9 +33,9 @@ run() { # label, args...
 
 # Empties the model files the build has written (not the listings'),
 # namespace by namespace once a namespace folder has had no new model for
-# 30 s, adding up their sizes in $sizes. MIN_AGE=0 for a last pass.
+# 10 s, adding up their sizes in $sizes. MIN_AGE=0 for a last pass.
 squeeze() {
-    MIN_AGE=${1:-30} python3 - "$WORK" "$N" "$out" "$sizes" <<'PY'
+    MIN_AGE=${1:-10} python3 - "$WORK" "$N" "$out" "$sizes" <<'PY'
 import glob, os, sys, time
 work, n, out, sizes = sys.argv[1:]
 min_age = float(os.environ["MIN_AGE"])
@@ -83,7 +85,7 @@ PY
 
 rm -rf "$out" "$WORK/.site-$N.manifest" "$sizes" "$sizes.done"
 if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
-    ( while true; do squeeze; sleep 20; done ) &
+    ( while true; do squeeze; sleep 5; done ) &
     cleaner=$!
     trap 'kill $cleaner 2>/dev/null || true' EXIT
 fi
@@ -96,6 +98,16 @@ model=$(find "$corpus" -mindepth 2 -maxdepth 2 -type d | sort | sed -n 1p)
 printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
 sleep 3
 run changed
+printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
+echo "${model#"$corpus"/}" > "$WORK/million-changed.txt"
+run changed-list --changed "$WORK/million-changed.txt"
+python3 - "$model/model.json" <<'PY'
+import json, sys
+record = json.load(open(sys.argv[1]))
+record["downloads"] = record.get("downloads", 0) + 1
+json.dump(record, open(sys.argv[1], "w"))
+PY
+run downloads
 added=$(bench/copy-model.sh "$model")
 run added
 rm -r "$added"

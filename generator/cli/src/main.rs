@@ -104,6 +104,12 @@ struct BuildArgs {
     /// site in --out was built.
     #[arg(long)]
     full: bool,
+    /// Look only at the models this file names (one `namespace/name` a line;
+    /// `-` reads standard input) and trust every other model to be as the
+    /// site in --out recorded it: for a sync job that knows what it wrote.
+    /// A model added or removed makes the build look at every model anyway.
+    #[arg(long, value_name = "FILE", conflicts_with = "full")]
+    changed: Option<PathBuf>,
     /// Print every note about the models (examples left out and why); by
     /// default the first 20 and a count, since a hub yields thousands.
     #[arg(long)]
@@ -244,6 +250,9 @@ impl Terminal for Stderr {
 }
 
 fn serve(args: BuildArgs, port: u16) -> anyhow::Result<ExitCode> {
+    if args.changed.is_some() {
+        anyhow::bail!("--changed is for `build`: the preview watches the models folder itself");
+    }
     let options = ServeOptions {
         models_dir: args.models,
         out_dir: args.out,
@@ -266,6 +275,16 @@ fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The model ids of a `--changed` file (`-`: standard input).
+fn read_changed_list(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    let text = if path == std::path::Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).context("cannot read the changed list from standard input")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read the changed list {}", path.display()))?
+    };
+    modelpages_site::parse_changed_list(&text).with_context(|| format!("changed list {}", path.display()))
+}
+
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let mut settings = load_settings(args.config.as_deref())?;
     if let Some(base_url) = args.base_url {
@@ -278,6 +297,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         settings,
         settings_file: Some(args.config.unwrap_or_else(|| SETTINGS_FILE.into())),
         incremental: !args.full,
+        changed: args.changed.as_deref().map(read_changed_list).transpose()?,
     };
     let report = build_site(&options, &progress::TerminalProgress::new("models"))
         .with_context(|| format!("build failed; {} was left as it was", options.out_dir.display()))?;

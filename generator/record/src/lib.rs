@@ -15,7 +15,7 @@ mod yaml_size;
 pub use card::{CardMeta, FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{
-    discover, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
+    discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
     ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,
 };
 pub use hub_fields::{EvalResult, Gated, IgnoredField, Lenient, MetricValue, Safetensors};

@@ -222,6 +222,8 @@ impl Builder {
                     settings,
                     settings_file: Some(self.options.settings.path.clone()),
                     incremental: !full,
+                    // The preview surveys the folder it watches.
+                    changed: None,
                 };
                 match build_site(&options, &NoProgress) {
                     Ok(report) => {

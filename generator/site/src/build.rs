@@ -23,7 +23,7 @@ use crate::store::io_pool::with_io_threads;
 use crate::store::journal::{recover, Transaction};
 use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest};
 use crate::store::output::{lock_output, Staging};
-use crate::store::plan::{plan_build, survey_models, BuildPlan, ReadJob};
+use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
 use crate::store::site_folder::{check_output, missing_from_site, MARKER, MARKER_TEXT};
 use crate::store::writer::SiteWriter;
@@ -43,6 +43,10 @@ pub struct BuildOptions {
     /// already in `out_dir` (when it was built by this program with the same
     /// site sources and settings).
     pub incremental: bool,
+    /// The models that changed since the site in `out_dir` was built, when
+    /// the caller knows (see `changed_list`): only their folders are looked
+    /// at. `None`: every model folder is.
+    pub changed: Option<Vec<String>>,
 }
 
 impl Default for BuildOptions {
@@ -54,6 +58,7 @@ impl Default for BuildOptions {
             settings: SiteSettings::default(),
             settings_file: None,
             incremental: true,
+            changed: None,
         }
     }
 }
@@ -101,10 +106,19 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     timer.lap("global hash");
     // The manifest is read while the models folder is surveyed: at hub scale
     // each takes a fair part of a one-model rebuild.
-    let (mut previous, survey) = rayon::join(
-        || if options.incremental { Manifest::load_matching(out, &global) } else { None },
-        || survey_models(&options.models_dir),
-    );
+    let load_previous = || if options.incremental { Manifest::load_matching(out, &global) } else { None };
+    let (mut previous, survey) = match &options.changed {
+        None => rayon::join(load_previous, || survey_models(&options.models_dir)),
+        Some(ids) => {
+            let previous = load_previous();
+            let listed = previous.as_ref().and_then(|m| survey_listed(&options.models_dir, ids, m));
+            if listed.is_none() {
+                timer.note("the changed list cannot be used alone (no previous build, more than a thousand models, or a model added or removed): every model folder is surveyed");
+            }
+            let survey = listed.map_or_else(|| survey_models(&options.models_dir), Ok);
+            (previous, survey)
+        }
+    };
     let had_previous = previous.is_some();
     let mut previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
     let manifest_error = |source| BuildError::Manifest { path: manifest_path(out), source };

@@ -1,7 +1,7 @@
 //! Loading a whole corpus (`modelpages check`) and the checks that need every
 //! id at once (layout collisions), which builds share.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use modelpages_record::{discover, parse_model, read_model_files, LoadedModel, RecordError};
@@ -47,57 +47,77 @@ pub fn load_corpus(models_dir: &Path) -> Result<Corpus, RecordError> {
 /// namespace's page, or with another model's page on a case-insensitive file
 /// system (two ids, or two namespaces, that differ only by case: the first
 /// in sort order keeps its pages). Returns the rest sorted by id.
-pub fn reject_layout_clashes<T>(
+pub fn reject_layout_clashes<T: Send>(
     mut items: Vec<T>,
-    id_of: impl Fn(&T) -> &str,
+    id_of: impl Fn(&T) -> &str + Sync,
     path_of: impl Fn(&T) -> PathBuf,
     errors: &mut Vec<RecordError>,
 ) -> Vec<T> {
-    items.sort_by(|a, b| id_of(a).cmp(id_of(b)));
-    let mut seen: HashMap<String, String> = HashMap::with_capacity(items.len());
-    // Namespaces by their case-folded spelling; ids come sorted, so most
-    // models' namespace is the one just seen.
-    let mut namespaces: HashMap<String, String> = HashMap::new();
-    let mut last_namespace = String::new();
+    items.par_sort_unstable_by(|a, b| id_of(a).cmp(id_of(b)));
+    // Why each item is rejected, if it is. Ids are borrowed, not copied:
+    // at hub scale a folded copy of every id was most of this check.
+    let mut rejected: Vec<Option<String>> = Vec::with_capacity(items.len());
+    {
+        let mut seen: HashSet<FoldedId<'_>, foldhash::fast::RandomState> =
+            HashSet::with_capacity_and_hasher(items.len(), Default::default());
+        // Namespaces by their case-folded spelling; ids come sorted, so most
+        // models' namespace is the one just seen.
+        let mut namespaces: HashMap<String, String> = HashMap::new();
+        let mut last_namespace = "";
+        for item in &items {
+            let id = id_of(item);
+            let (namespace, name) = id.split_once('/').unwrap_or((id, ""));
+            let why = if RESERVED_NAMESPACES.iter().any(|r| r.eq_ignore_ascii_case(namespace)) {
+                Some(format!("namespace {namespace:?} is reserved for the site's own pages"))
+            } else if name.eq_ignore_ascii_case(RESERVED_NAME) {
+                Some(format!("name {name:?} is reserved for the namespace's own page"))
+            } else if namespace != last_namespace
+                && namespaces.entry(namespace.to_ascii_lowercase()).or_insert_with(|| namespace.to_owned()) != namespace
+            {
+                let first = &namespaces[&namespace.to_ascii_lowercase()];
+                Some(format!("namespace {namespace:?} differs from {first:?} only by case; their pages would collide"))
+            } else if let Some(first) = seen.get(&FoldedId(id)) {
+                Some(format!("id {id:?} differs from {:?} only by case; their pages would collide", first.0))
+            } else {
+                last_namespace = namespace;
+                seen.insert(FoldedId(id));
+                None
+            };
+            rejected.push(why);
+        }
+    }
     let mut kept = Vec::with_capacity(items.len());
-    for item in items {
-        let id = id_of(&item).to_owned();
-        let (namespace, name) = id.split_once('/').unwrap_or((&id, ""));
-        if RESERVED_NAMESPACES.iter().any(|r| r.eq_ignore_ascii_case(namespace)) {
-            errors.push(RecordError::Invalid {
-                path: path_of(&item),
-                message: format!("namespace {namespace:?} is reserved for the site's own pages"),
-            });
-            continue;
+    for (item, why) in items.into_iter().zip(rejected) {
+        match why {
+            Some(message) => errors.push(RecordError::Invalid { path: path_of(&item), message }),
+            None => kept.push(item),
         }
-        if name.eq_ignore_ascii_case(RESERVED_NAME) {
-            errors.push(RecordError::Invalid {
-                path: path_of(&item),
-                message: format!("name {name:?} is reserved for the namespace's own page"),
-            });
-            continue;
-        }
-        if namespace != last_namespace {
-            let first = namespaces.entry(namespace.to_ascii_lowercase()).or_insert_with(|| namespace.to_owned());
-            if first != namespace {
-                errors.push(RecordError::Invalid {
-                    path: path_of(&item),
-                    message: format!("namespace {namespace:?} differs from {first:?} only by case; their pages would collide"),
-                });
-                continue;
-            }
-            last_namespace = namespace.to_owned();
-        }
-        let folded = id.to_ascii_lowercase();
-        if let Some(first) = seen.get(&folded) {
-            errors.push(RecordError::Invalid {
-                path: path_of(&item),
-                message: format!("id {id:?} differs from {first:?} only by case; their pages would collide"),
-            });
-            continue;
-        }
-        seen.insert(folded, id);
-        kept.push(item);
     }
     kept
+}
+
+/// An id compared and hashed as its ASCII lower case, without making that
+/// lower-case copy.
+struct FoldedId<'a>(&'a str);
+
+impl PartialEq for FoldedId<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for FoldedId<'_> {}
+
+impl std::hash::Hash for FoldedId<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // Folded a block at a time on the stack; equal ids give equal blocks.
+        let mut block = [0u8; 64];
+        for part in self.0.as_bytes().chunks(block.len()) {
+            for (to, from) in block.iter_mut().zip(part) {
+                *to = from.to_ascii_lowercase();
+            }
+            state.write(&block[..part.len()]);
+        }
+        state.write_usize(self.0.len());
+    }
 }

@@ -10,10 +10,12 @@
 //! The modules stand in layers, each using only those below it: `build`
 //! (the pipeline), `error` ([`BuildError`]), `pages` (what is written from
 //! the models), [`settings`], `store` (what is kept on disk and how it is
-//! written safely), then [`assets`], [`corpus`] and [`progress`].
+//! written safely), then [`assets`], [`changed_list`] (`build --changed`),
+//! [`corpus`] and [`progress`].
 //! ARCHITECTURE.md has the map.
 
 mod build;
+pub mod changed_list;
 mod error;
 mod model_renderer;
 mod stage_timer;
@@ -29,6 +31,7 @@ pub use pages::listings::search;
 pub use pages::{api, card_files, gguf, listings, notebook, tasks};
 pub use store::{changes, deployable, manifest, output, site_folder};
 
+pub use changed_list::{parse_changed_list, ChangedListError};
 pub use build::{build_site, check_models, BuildOptions, BuildReport, CheckOptions, CheckReport};
 pub use listings::write::ListingCounts;
 pub use error::BuildError;

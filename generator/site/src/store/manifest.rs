@@ -30,7 +30,8 @@ pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, S
 use crate::store::output::sibling;
 use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
-const VERSION: u32 = 8;
+/// Version 9: chunk parts compressed.
+const VERSION: u32 = 9;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use std::collections::HashMap;
 
-use modelpages_record::{discover, ModelSource, RecordError};
+use modelpages_record::{discover_each, ModelSource, RecordError};
 use rayon::prelude::*;
 
 use crate::corpus::reject_layout_clashes;
@@ -87,32 +87,56 @@ fn is_small(changed: usize, total: usize) -> bool {
 /// Every model folder found, with its stamp as it is now; what a plan is made of.
 #[derive(Debug)]
 pub struct Survey {
-    stamped: Vec<(ModelSource, Result<Stamp, RecordError>)>,
+    stamped: Vec<(ModelSource, io::Result<Stamp>)>,
     errors: Vec<RecordError>,
+    /// Whether every model folder was surveyed; if not (a caller's changed
+    /// list), models not surveyed are kept as the previous build left them.
+    complete: bool,
+    models_dir: std::path::PathBuf,
 }
 
 /// Finds and stamps every model folder of `models_dir`; needs no manifest, so
 /// it can run while the manifest is read.
 pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
-    let found = with_io_threads(|| discover(models_dir))?;
+    // Each namespace's models are stamped as soon as it is listed, from its
+    // folder opened once (see `stamp_namespace`).
+    let (found, stamps) = with_io_threads(|| discover_each(models_dir, stamp_namespace))?;
     let mut errors = found.errors;
-    let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
-    // A namespace's models come together (ids are sorted): each namespace
-    // folder is opened once and its models stamped from there.
-    // Ids are `namespace/name`, so equal namespaces mean one parent folder
-    // (comparing ids is cheaper than taking paths apart).
-    let by_namespace: Vec<&[ModelSource]> =
-        sources.chunk_by(|a, b| a.folder_id.split_once('/').map(|p| p.0) == b.folder_id.split_once('/').map(|p| p.0)).collect();
-    let stamps: Vec<Vec<io::Result<Stamp>>> = with_io_threads(|| by_namespace.into_par_iter().map(stamp_namespace).collect());
-    let stamped = sources
-        .into_iter()
-        .zip(stamps.into_iter().flatten())
-        .map(|(source, stamp)| {
-            let stamp = stamp.map_err(|e| RecordError::Io { path: source.dir.clone(), source: e });
-            (source, stamp)
-        })
-        .collect();
-    Ok(Survey { stamped, errors })
+    let stamped: Vec<(ModelSource, io::Result<Stamp>)> = found.sources.into_iter().zip(stamps.into_iter().flatten()).collect();
+    let stamped = reject_layout_clashes(stamped, |s| &s.0.folder_id, |s| s.0.record_path(), &mut errors);
+    Ok(Survey { stamped, errors, complete: true, models_dir: models_dir.to_owned() })
+}
+
+/// The most models a changed list may name and be used alone: each is
+/// looked up chunk by chunk in the previous manifest.
+pub const MAX_LISTED: usize = 1000;
+
+/// Stamps only the models `ids` names (see `changed_list`), for a plan that
+/// keeps every other model as the previous build (`previous`) left it.
+/// `None` when the list cannot be used so: it names a model the previous
+/// build did not have, or one whose folder is gone or is no folder, since
+/// adding and removing models need every id at hand; and when it names more
+/// than [`MAX_LISTED`] models, which a whole survey finds faster.
+pub fn survey_listed(models_dir: &Path, ids: &[String], previous: &Manifest) -> Option<Survey> {
+    if ids.len() > MAX_LISTED {
+        return None;
+    }
+    let mut stamped = Vec::with_capacity(ids.len());
+    for id in ids {
+        previous.row(id)?;
+        let dir = models_dir.join(id);
+        // Only a real folder, as discovery takes it: a link is refused there.
+        let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir())
+            && dir.parent().is_some_and(|ns| std::fs::symlink_metadata(ns).is_ok_and(|m| m.is_dir()));
+        if !is_folder {
+            return None;
+        }
+        let source = ModelSource { dir, folder_id: id.clone() };
+        let stamp = stamp_namespace(source.dir.parent().unwrap_or(models_dir), std::slice::from_ref(&source)).pop()?;
+        stamped.push((source, stamp));
+    }
+    stamped.sort_by(|a, b| a.0.folder_id.cmp(&b.0.folder_id));
+    Some(Survey { stamped, errors: Vec::new(), complete: false, models_dir: models_dir.to_owned() })
 }
 
 /// Plans a build from a survey of the models folder and the previous build's
@@ -120,50 +144,61 @@ pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
 /// manifest stores, only the chunks that hold a model to read or remove are
 /// decoded, when the change is small; all of them otherwise.
 pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<BuildPlan> {
-    let Survey { stamped, mut errors } = survey;
+    let Survey { stamped, mut errors, complete, models_dir } = survey;
     let (mut decoded, mut stored, trusted_before) = match previous {
         Some(m) => (m.models, m.stored, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
         None => Default::default(),
     };
-    // Each stored model's row, its chunk, and whether the survey found it.
-    let mut where_stored: HashMap<&str, (&ModelRow, usize, bool), foldhash::fast::RandomState> =
-        HashMap::with_capacity_and_hasher(stored.len(), Default::default());
-    for (chunk, c) in stored.chunks().iter().enumerate() {
-        where_stored.extend(c.index.rows.iter().map(|(id, row)| (id.as_str(), (row, chunk, false))));
-    }
-    let mut stamped_ok = Vec::with_capacity(stamped.len());
-    for (source, stamp) in stamped {
-        match stamp {
-            Ok(stamp) => stamped_ok.push((source, stamp)),
-            Err(err) => errors.push(err),
+    // Each stored model's row and chunk; looked up one by one when only a
+    // few models were surveyed.
+    let mut where_stored: HashMap<&str, (&ModelRow, usize), foldhash::fast::RandomState> = HashMap::default();
+    if complete {
+        where_stored.reserve(stored.len());
+        for (chunk, c) in stored.chunks().iter().enumerate() {
+            where_stored.extend(c.index.rows.iter().map(|(id, row)| (id.as_str(), (row, chunk))));
         }
     }
+    let locate = |id: &str| match complete {
+        true => where_stored.get(id).copied(),
+        false => stored.chunk_of(id).and_then(|chunk| Some((stored.chunks()[chunk].row(id)?, chunk))),
+    };
     // Whether each model is kept: its stamp, with the files its card
-    // copies, is what the previous build recorded.
-    let keep: Vec<bool> = stamped_ok
+    // copies, is what the previous build recorded. With it, the stored
+    // chunk that holds the model, if one does, and whether it was stamped.
+    let keep: Vec<(bool, Option<usize>, bool)> = stamped
         .par_iter()
         .map(|(source, stamp)| {
             let id = source.folder_id.as_str();
-            let row = decoded.get(id).map(|e| &e.row).or_else(|| where_stored.get(id).map(|found| found.0));
-            let Some(row) = row else { return false };
+            let found = locate(id);
+            let Ok(stamp) = stamp else { return (false, found.map(|f| f.1), false) };
+            let row = decoded.get(id).map(|e| &e.row).or_else(|| found.map(|found| found.0));
+            let Some(row) = row else { return (false, found.map(|f| f.1), true) };
             let whole = if row.card_files.is_empty() { stamp.clone() } else { stamp_with_files(stamp, &source.dir, &row.card_files) };
-            whole.newest_ns < trusted_before && row.stamp == whole.text
+            (whole.newest_ns < trusted_before && row.stamp == whole.text, found.map(|f| f.1), true)
         })
         .collect();
+    drop(where_stored);
     // Chunks to decode: those with a model read or gone, and small ones
     // (merged, so that models added one at a time do not make a chunk each).
+    // A chunk lost a model when a whole survey found fewer of its models
+    // than it holds (ids are unique); a model that could not be stamped is
+    // not found, and its previous entry is removed.
     let mut touched = vec![false; stored.chunks().len()];
-    for ((source, _), keep) in stamped_ok.iter().zip(&keep) {
-        if let Some(found) = where_stored.get_mut(source.folder_id.as_str()) {
-            found.2 = true;
-            touched[found.1] |= !keep;
+    let mut found_in = vec![0usize; stored.chunks().len()];
+    for &(keep, chunk, stamped) in &keep {
+        if let Some(chunk) = chunk {
+            found_in[chunk] += usize::from(stamped);
+            touched[chunk] |= !keep;
         }
     }
-    where_stored.values().filter(|(_, _, seen)| !seen).for_each(|(_, chunk, _)| touched[*chunk] = true);
-    stored.chunks().iter().enumerate().filter(|(_, c)| c.is_small()).for_each(|(i, _)| touched[i] = true);
-    let changed = keep.iter().filter(|k| !**k).count() + where_stored.values().filter(|(_, _, seen)| !seen).count();
-    let total = stamped_ok.len();
-    drop(where_stored);
+    let mut gone = 0;
+    for (i, c) in stored.chunks().iter().enumerate() {
+        let lost = if complete { c.index.rows.len() - found_in[i] } else { 0 };
+        gone += lost;
+        touched[i] |= lost > 0 || c.is_small();
+    }
+    let changed = keep.iter().filter(|k| !k.0).count() + gone;
+    let total = if complete { keep.iter().filter(|k| k.2).count() } else { stored.len() + decoded.len() };
     let which: Vec<usize> = if is_small(changed, total) {
         touched.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| i).collect()
     } else {
@@ -171,7 +206,16 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
     };
     decoded.extend(stored.take(&which)?);
     let mut plan = BuildPlan { stored, ..BuildPlan::default() };
-    for ((source, stamp), keep) in stamped_ok.into_iter().zip(keep) {
+    let mut failed = Vec::new();
+    for ((source, stamp), (keep, _, _)) in stamped.into_iter().zip(keep) {
+        let stamp = match stamp {
+            Ok(stamp) => stamp,
+            Err(err) => {
+                errors.push(RecordError::Io { path: source.dir, source: err });
+                failed.push(source.folder_id);
+                continue;
+            }
+        };
         let previous = decoded.remove(&source.folder_id);
         match previous {
             // Kept, and left stored.
@@ -180,8 +224,16 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
             previous => plan.read.push(ReadJob { source, stamp: stamp.text, previous }),
         }
     }
-    // What is left had no usable folder this time.
-    let mut removed: Vec<(String, Box<ModelEntry>)> = decoded.into_iter().collect();
+    // What is left had no usable folder this time, or, after a survey of a
+    // few models, was not surveyed and is kept.
+    let mut removed: Vec<(String, Box<ModelEntry>)> = Vec::new();
+    for (id, entry) in decoded {
+        if complete || failed.contains(&id) {
+            removed.push((id, entry));
+        } else {
+            plan.keep.push((ModelSource { dir: models_dir.join(&id), folder_id: id }, entry));
+        }
+    }
     removed.sort_by(|a, b| a.0.cmp(&b.0));
     plan.removed = removed;
     errors.sort_by(|a, b| a.path().cmp(b.path()));
@@ -211,10 +263,9 @@ pub fn stamp(dir: &Path) -> io::Result<Stamp> {
     stamp_in(&FolderHandle::open(parent)?, name)
 }
 
-/// The stamps of models that share a namespace folder, in order.
-fn stamp_namespace(models: &[ModelSource]) -> Vec<io::Result<Stamp>> {
-    let parent = models[0].dir.parent().unwrap_or(Path::new("."));
-    match FolderHandle::open(parent) {
+/// The stamps of the models of the namespace folder `folder`, in order.
+fn stamp_namespace(folder: &Path, models: &[ModelSource]) -> Vec<io::Result<Stamp>> {
+    match FolderHandle::open(folder) {
         Ok(folder) => models.iter().map(|m| stamp_in(&folder, m.dir.file_name().unwrap_or_default())).collect(),
         Err(e) => models.iter().map(|_| Err(io::Error::new(e.kind(), e.to_string()))).collect(),
     }

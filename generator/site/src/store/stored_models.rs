@@ -1,7 +1,7 @@
 //! The models of the previous build's manifest, left as they are stored
 //! until a build needs more than their rows.
 //!
-//! The manifest keeps its models in chunks of a few thousand, sorted by id
+//! The manifest keeps its models in chunks of [`CHUNK`], sorted by id
 //! within each chunk. A chunk is stored as its index (every model's id and
 //! [`ModelRow`], the top-level names its files live under, and the files
 //! of its first model as a sample) followed by the rest of its entries:
@@ -9,6 +9,10 @@
 //! ```text
 //! [u64 chunk length] [u64 index length] [index] [rest of the entries]
 //! ```
+//!
+//! Both parts are compressed (LZ4, their size before it first): the paths
+//! and ids in them repeat a great deal, and at hub scale every build copies
+//! the chunks it leaves alone into the next manifest.
 //!
 //! Loading a manifest decodes only the indexes ([`StoredModels::read`]). A
 //! build takes out, decoded whole, the chunks that hold a model it reads or
@@ -93,7 +97,7 @@ impl StoredModels {
                 let rest_len = size.checked_sub(8)?.checked_sub(index_len)?;
                 let mut bytes = vec![0; index_len];
                 read_at(&file, &mut bytes, start + 8).ok()?;
-                let index: ChunkIndex = options().deserialize(&bytes).ok()?;
+                let index: ChunkIndex = options().deserialize(&decompress(&bytes).ok()?).ok()?;
                 let rest_at = start + 8 + index_len as u64;
                 Some(StoredChunk { index, at: start - 8, len: size as u64 + 8, rest_at, rest_len })
             })
@@ -172,7 +176,7 @@ impl StoredModels {
 fn decode_rest(file: &fs::File, chunk: StoredChunk) -> io::Result<Vec<(String, Box<ModelEntry>)>> {
     let mut bytes = vec![0; chunk.rest_len];
     read_at(file, &mut bytes, chunk.rest_at)?;
-    let rest: Vec<EntryRest> = options().deserialize(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    let rest: Vec<EntryRest> = options().deserialize(&decompress(&bytes)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     if rest.len() != chunk.index.rows.len() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "a manifest chunk's entries do not match its index"));
     }
@@ -190,13 +194,28 @@ pub(crate) fn encode_chunk(models: &[(&String, &Box<ModelEntry>)]) -> Vec<u8> {
         sample: models.first().map(|(_, e)| e.files.clone()).unwrap_or_default(),
     };
     let rest: Vec<_> = models.iter().map(|(_, e)| e.rest()).collect();
-    let index = options().serialize(&index).expect("indexes serialise");
-    let rest = options().serialize(&rest).expect("entries serialise");
+    let index = lz4_flex::compress_prepend_size(&options().serialize(&index).expect("indexes serialise"));
+    let rest = lz4_flex::compress_prepend_size(&options().serialize(&rest).expect("entries serialise"));
     let mut body = Vec::with_capacity(8 + index.len() + rest.len());
     body.extend_from_slice(&(index.len() as u64).to_le_bytes());
     body.extend_from_slice(&index);
     body.extend_from_slice(&rest);
     body
+}
+
+/// Chunk parts as [`encode_chunk`] compressed them. A part says how long it
+/// was before; a damaged file claiming more than any chunk can hold is refused
+/// before anything that size is made.
+fn decompress(bytes: &[u8]) -> io::Result<Vec<u8>> {
+    /// Far more than 64 entries ever take.
+    const MAX_PART: u32 = 1 << 30;
+    let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidData, message);
+    let claimed = bytes.get(..4).map(|b| u32::from_le_bytes(b.try_into().expect("four bytes")));
+    match claimed {
+        Some(size) if size <= MAX_PART => {}
+        _ => return Err(invalid("a manifest chunk has no valid size".into())),
+    }
+    lz4_flex::decompress_size_prepended(bytes).map_err(|e| invalid(format!("a manifest chunk does not decompress: {e}")))
 }
 
 /// The first component of a path in the output folder.
