@@ -87,13 +87,18 @@ rm -rf "$out" "$WORK/.site-$N.manifest" "$sizes" "$sizes.done"
 if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
     ( while true; do squeeze; sleep 5; done ) &
     cleaner=$!
-    trap 'kill $cleaner 2>/dev/null || true' EXIT
+    # The cleaner's pass (its python) is stopped with it, not left running
+    # beside the rebuilds being timed: held still, so it starts no other.
+    stop_cleaner() { kill -STOP $cleaner 2>/dev/null || true; pkill -P $cleaner || true; kill $cleaner 2>/dev/null || true; kill -CONT $cleaner 2>/dev/null || true; wait $cleaner 2>/dev/null || true; }
+    trap stop_cleaner EXIT
 fi
 run full
 if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
-    kill $cleaner; wait $cleaner 2>/dev/null || true
+    stop_cleaner
     squeeze 0; rm -f "$sizes.done"
 fi
+# Every rebuild below would be a full build of its own without a site.
+[ -f "$WORK/.site-$N.manifest" ] || { echo "the full build failed: see $WORK/million-full.log"; exit 1; }
 model=$(find "$corpus" -mindepth 2 -maxdepth 2 -type d | sort | sed -n 1p)
 printf '\nA line added by the benchmark at %s.\n' "$(date +%s%N)" >> "$model/README.md"
 sleep 3

@@ -158,6 +158,7 @@ struct DeployArgs {
 }
 
 fn main() -> ExitCode {
+    no_huge_pages();
     match run(Cli::parse()) {
         Ok(code) => code,
         // A reader that stopped reading (`modelpages snippets ... | head`)
@@ -167,6 +168,22 @@ fn main() -> ExitCode {
             eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Keeps this process off transparent huge pages. mimalloc asks for them
+/// (`MADV_HUGEPAGE`) for its arenas, and on a machine whose memory is full
+/// of page cache (a hub-scale site just written) each such fault first
+/// compacts memory: at a million models that was a sixth of a one-model
+/// rebuild's processor time, and turning them off took its wall time from
+/// 10.9 to 9.2 s (median of four). Nothing here gains from huge pages: the
+/// work is file lookups and small allocations.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and touches no memory
+    // of ours; failing (an old kernel) leaves things as they were.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
 

@@ -117,11 +117,17 @@ impl Server {
         Captured::follow(stream)
     }
 
+    /// A field of the server process's `/proc` status, as it is now.
+    #[cfg(target_os = "linux")]
+    fn status_field(&self, name: &str) -> usize {
+        let status = fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(':')).unwrap().trim().parse().unwrap()
+    }
+
     /// The number of threads the server process has now.
     #[cfg(target_os = "linux")]
     fn threads(&self) -> usize {
-        let status = fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        status.lines().find_map(|l| l.strip_prefix("Threads:")).unwrap().trim().parse().unwrap()
+        self.status_field("Threads")
     }
 }
 
@@ -312,6 +318,16 @@ fn only_loopback_names_with_the_servers_port_are_answered() {
 
 #[test]
 #[cfg(target_os = "linux")]
+fn the_program_runs_without_transparent_huge_pages() {
+    // Asked for at start (see `no_huge_pages` in main.rs): a long-running
+    // process shows it in its status.
+    let tmp = tempfile::tempdir().unwrap();
+    let server = small_server(tmp.path());
+    assert_eq!(server.status_field("THP_enabled"), 0);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
 fn event_streams_and_request_threads_are_bounded() {
     use modelpages_serve::{MAX_EVENT_STREAMS, MAX_REQUESTS};
     let tmp = tempfile::tempdir().unwrap();
