@@ -104,10 +104,11 @@ struct BuildArgs {
     /// site in --out was built.
     #[arg(long)]
     full: bool,
-    /// Look only at the models this file names (one `namespace/name` a line;
-    /// `-` reads standard input) and trust every other model to be as the
-    /// site in --out recorded it: for a sync job that knows what it wrote.
-    /// A model added or removed makes the build look at every model anyway.
+    /// Look only at the models this file names (one `namespace/name`, or a
+    /// path inside a model folder relative to --models, a line; `-` reads
+    /// standard input) and trust every other model to be as the site in --out
+    /// recorded it: for a sync job that knows what it wrote. A model added or
+    /// removed makes the build look at every model anyway.
     #[arg(long, value_name = "FILE", conflicts_with = "full")]
     changed: Option<PathBuf>,
     /// Print every note about the models (examples left out and why); by

@@ -42,7 +42,8 @@ fn a_changed_list_limits_the_rebuild_to_the_models_it_names() {
     fs::write(models.join("ns2/model-2/README.md"), "# changed two\n").unwrap();
     fs::write(models.join("ns4/model-4/README.md"), "# changed four\n").unwrap();
     let list = tmp.path().join("changed.txt");
-    fs::write(&list, "# written by the sync job\nns2/model-2/\n").unwrap();
+    // As `git -C models diff --name-only --relative` names them: files in model folders.
+    fs::write(&list, "# written by the sync job\nns2/model-2/README.md\nns2/model-2/model.json\n").unwrap();
     let listed = build_changed(&list, &models, &out);
     assert_eq!(listed.code, 0, "{}", listed.stderr);
     assert!(listed.stderr.contains("built 30 models, 0 failed") && listed.stderr.contains("(1 rendered, 29 unchanged)"), "{}", listed.stderr);

@@ -4,7 +4,8 @@
 //! files to find the one that changed: three file lookups a model, three
 //! million at a million models. A sync job that writes the models folder
 //! knows what it wrote, as git's file-system monitor knows what changed; it
-//! can name those models, one `namespace/name` a line, and the build then
+//! can name those models, one `namespace/name` (or a path inside one) a
+//! line, and the build then
 //! looks only at them and trusts every other model to be as the previous
 //! build recorded it.
 //!
@@ -23,19 +24,20 @@ pub struct ChangedListError {
 }
 
 /// The model ids a changed list names, in the order given, each once.
-/// Blank lines and lines starting with `#` are skipped; a trailing `/` is
-/// allowed (paths from `git diff --dirstat` and the like end in one).
+/// A line is a model folder (`namespace/name`) or a path inside one
+/// (`namespace/name/README.md`), relative to the models folder, as
+/// `git -C models diff --name-only --relative` prints them; a trailing `/` is allowed.
+/// Blank lines and lines starting with `#` are skipped.
 pub fn parse_changed_list(text: &str) -> Result<Vec<String>, ChangedListError> {
     let mut ids: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
         let entry = line.trim();
         if entry.is_empty() || entry.starts_with('#') {
             continue;
         }
-        let id = entry.strip_suffix('/').unwrap_or(entry);
-        check_folder_id(id).map_err(|message| ChangedListError { line: line_no, message })?;
+        let id = folder_id_of(entry.strip_suffix('/').unwrap_or(entry))
+            .map_err(|message| ChangedListError { line: i + 1, message })?;
         if seen.insert(id.to_owned()) {
             ids.push(id.to_owned());
         }
@@ -43,26 +45,24 @@ pub fn parse_changed_list(text: &str) -> Result<Vec<String>, ChangedListError> {
     Ok(ids)
 }
 
-/// Whether `id` can be the folder id of a model: two path components, as
-/// discovery finds them (no hidden or relative components, no separators
-/// of other systems). The record's own id is checked when it is read.
-fn check_folder_id(id: &str) -> Result<(), String> {
-    let shown = format!("{:?}", modelpages_record::printable(id));
-    let Some((namespace, name)) = id.split_once('/') else {
-        return Err(format!("{shown} is not namespace/name"));
-    };
-    for part in [namespace, name] {
-        if part.is_empty() || part.contains('/') {
-            return Err(format!("{shown} is not namespace/name"));
-        }
-        if part.starts_with('.') {
-            return Err(format!("{shown} names a hidden or relative folder"));
-        }
-        if part.contains(['\\', '\0']) || part.chars().any(char::is_control) {
-            return Err(format!("{shown} holds a backslash or a control character"));
-        }
+/// The folder id (`namespace/name`) of a model folder or of a path inside
+/// one, if `path` is such a path: relative, without empty, `.` or `..`
+/// parts, whose first two parts are not hidden (discovery skips hidden
+/// folders), with no backslash or control character. The record's own id
+/// is checked when it is read.
+fn folder_id_of(path: &str) -> Result<&str, String> {
+    let shown = format!("{:?}", modelpages_record::printable(path));
+    if path.contains(['\\', '\0']) || path.chars().any(char::is_control) {
+        return Err(format!("{shown} holds a backslash or a control character"));
     }
-    Ok(())
+    let parts: Vec<&str> = path.split('/').collect();
+    if parts.len() < 2 || parts.iter().any(|p| p.is_empty() || *p == "." || *p == "..") {
+        return Err(format!("{shown} is not namespace/name or a path inside a model folder"));
+    }
+    if parts[..2].iter().any(|p| p.starts_with('.')) {
+        return Err(format!("{shown} names a hidden folder"));
+    }
+    Ok(&path[..parts[0].len() + 1 + parts[1].len()])
 }
 
 #[cfg(test)]
@@ -76,12 +76,20 @@ mod tests {
     }
 
     #[test]
+    fn paths_inside_model_folders_name_their_model() {
+        let text = "a/one/README.md\na/one/model.json\nb/two/.gitattributes\nc/three/images/x.png\na/one\n";
+        assert_eq!(parse_changed_list(text).unwrap(), ["a/one", "b/two", "c/three"]);
+    }
+
+    #[test]
     fn a_line_that_is_no_folder_id_is_refused_with_its_number() {
         for (text, line) in [
             ("a/b\n../etc\n", 2),
-            ("a/b/c\n", 1),
+            ("a/b/../../c\n", 1),
+            ("a//b\n", 1),
             ("x/y\nonly-a-name\n", 2),
             ("a/.hidden\n", 1),
+            (".git/b/c\n", 1),
             ("a\\b/c\n", 1),
             ("/abs\n", 1),
             ("a/\u{7}bell\n", 1),
