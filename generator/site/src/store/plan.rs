@@ -163,18 +163,18 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
         false => stored.chunk_of(id).and_then(|chunk| Some((stored.chunks()[chunk].row(id)?, chunk))),
     };
     // Whether each model is kept: its stamp, with the files its card
-    // copies, is what the previous build recorded. With it, the stored
-    // chunk that holds the model, if one does, and whether it was stamped.
-    let keep: Vec<(bool, Option<usize>, bool)> = stamped
+    // copies, is what the previous build recorded.
+    let keep: Vec<Surveyed> = stamped
         .par_iter()
         .map(|(source, stamp)| {
             let id = source.folder_id.as_str();
             let found = locate(id);
-            let Ok(stamp) = stamp else { return (false, found.map(|f| f.1), false) };
+            let chunk = found.map(|f| f.1);
+            let Ok(stamp) = stamp else { return Surveyed { keep: false, chunk, stamped: false } };
             let row = decoded.get(id).map(|e| &e.row).or_else(|| found.map(|found| found.0));
-            let Some(row) = row else { return (false, found.map(|f| f.1), true) };
+            let Some(row) = row else { return Surveyed { keep: false, chunk, stamped: true } };
             let whole = if row.card_files.is_empty() { stamp.clone() } else { stamp_with_files(stamp, &source.dir, &row.card_files) };
-            (whole.newest_ns < trusted_before && row.stamp == whole.text, found.map(|f| f.1), true)
+            Surveyed { keep: whole.newest_ns < trusted_before && row.stamp == whole.text, chunk, stamped: true }
         })
         .collect();
     drop(where_stored);
@@ -185,7 +185,7 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
     // not found, and its previous entry is removed.
     let mut touched = vec![false; stored.chunks().len()];
     let mut found_in = vec![0usize; stored.chunks().len()];
-    for &(keep, chunk, stamped) in &keep {
+    for &Surveyed { keep, chunk, stamped } in &keep {
         if let Some(chunk) = chunk {
             found_in[chunk] += usize::from(stamped);
             touched[chunk] |= !keep;
@@ -197,8 +197,8 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
         gone += lost;
         touched[i] |= lost > 0 || c.is_small();
     }
-    let changed = keep.iter().filter(|k| !k.0).count() + gone;
-    let total = if complete { keep.iter().filter(|k| k.2).count() } else { stored.len() + decoded.len() };
+    let changed = keep.iter().filter(|k| !k.keep).count() + gone;
+    let total = if complete { keep.iter().filter(|k| k.stamped).count() } else { stored.len() + decoded.len() };
     let which: Vec<usize> = if is_small(changed, total) {
         touched.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| i).collect()
     } else {
@@ -207,7 +207,7 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
     decoded.extend(stored.take(&which)?);
     let mut plan = BuildPlan { stored, ..BuildPlan::default() };
     let mut failed = Vec::new();
-    for ((source, stamp), (keep, _, _)) in stamped.into_iter().zip(keep) {
+    for ((source, stamp), Surveyed { keep, .. }) in stamped.into_iter().zip(keep) {
         let stamp = match stamp {
             Ok(stamp) => stamp,
             Err(err) => {
@@ -239,6 +239,17 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
     errors.sort_by(|a, b| a.path().cmp(b.path()));
     plan.errors = errors;
     Ok(plan)
+}
+
+/// What `plan_build` learns of one surveyed model.
+#[derive(Clone, Copy)]
+struct Surveyed {
+    /// Its stamp is the one the previous build recorded.
+    keep: bool,
+    /// The stored chunk that holds it, if one does.
+    chunk: Option<usize>,
+    /// It could be stamped (if not, it is not found: its entry is removed).
+    stamped: bool,
 }
 
 /// A model folder's file-system stamp and the newest change time in it.
