@@ -370,7 +370,17 @@ fn deploy(args: DeployArgs) -> anyhow::Result<ExitCode> {
         eprintln!("note: compared the whole site with the destination: {why}");
     }
     for skipped in &plan.skipped {
-        eprintln!("note: {skipped} is not a regular file of the site and is not deployed");
+        eprintln!("note: {} is not deployed: a link, a dot file or another entry no build writes", modelpages_record::printable(skipped));
+    }
+    if let Some(first) = plan.left_alone.first() {
+        eprintln!(
+            "note: left alone {} files on the destination that the site lacks but no deploy of it sent there (first: {first}); remove them yourself if they are stale",
+            plan.left_alone.len(),
+            first = modelpages_record::printable(first)
+        );
+    }
+    if !plan.kept.is_empty() {
+        eprintln!("note: kept {} files the site lacks, as [deploy] keep says ({})", plan.kept.len(), plan.kept.join(", "));
     }
     if report.dry_run {
         let mut stdout = std::io::stdout().lock();

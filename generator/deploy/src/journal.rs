@@ -65,7 +65,7 @@ fn invalid(path: &Path, message: impl Into<String>) -> DeployError {
 
 /// The bytes of `path`, `None` when there is none; a link, a FIFO or a huge
 /// file in its place is an error.
-fn read_back(path: &Path) -> Result<Option<Vec<u8>>, DeployError> {
+pub(crate) fn read_back(path: &Path) -> Result<Option<Vec<u8>>, DeployError> {
     if fs::symlink_metadata(path).is_err() {
         return Ok(None);
     }
@@ -178,7 +178,7 @@ pub fn record_destination(out: &Path, destination: &str) -> Result<(), DeployErr
 /// Writes `bytes` whole under a new name beside `path`, then renames it over
 /// `path`: a reader sees the old file or the new one, and a link in its
 /// place is replaced, never written through.
-fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut staged = path.as_os_str().to_owned();
     staged.push("-tmp");
     let staged = PathBuf::from(staged);

@@ -29,7 +29,7 @@ mod store;
 // The crate's public paths, as they were before the modules were grouped.
 pub use pages::listings::search;
 pub use pages::{api, card_files, gguf, listings, notebook, tasks};
-pub use store::{changes, deployable, manifest, output, site_folder};
+pub use store::{changes, deployable, destination_folder, manifest, output, site_folder};
 
 pub use changed_list::{parse_changed_list, ChangedListError};
 pub use build::{build_site, check_models, BuildOptions, BuildReport, CheckOptions, CheckReport};

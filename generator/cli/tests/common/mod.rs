@@ -70,12 +70,17 @@ pub fn write(root: &Path, rel: &str, text: &str) {
     fs::write(path, text).unwrap();
 }
 
-/// Every file under `dir` with the hash of its bytes, by relative path.
+/// The marker at a site's root: it carries the identity of the folder's
+/// own site, so two folders built from the same input differ by it alone.
+pub const SITE_MARKER: &str = ".modelpages-site";
+
+/// Every file under `dir` with the hash of its bytes, by relative path,
+/// except the site's marker at its root (see [`SITE_MARKER`]).
 pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     walkdir::WalkDir::new(dir)
         .into_iter()
         .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
+        .filter(|e| e.file_type().is_file() && e.path() != dir.join(SITE_MARKER))
         .map(|e| {
             let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned();
             (rel, blake3::hash(&fs::read(e.path()).unwrap()).to_hex().to_string())
