@@ -4,10 +4,13 @@
 //! - `.dist.deploy` is the journal of the deploy under way: a header line
 //!   (the destination, whether the plan was full), then one line per file
 //!   uploaded, `<blake3 of its bytes> <path>`, appended as each upload
-//!   completes. The next deploy to the same destination skips a file whose
-//!   bytes still have that hash (a build in between may have changed it),
-//!   and plans in full again if the interrupted plan was full, since its
-//!   removals came from a listing. The change set is consumed only when a
+//!   completes. The next deploy to the same destination plans in full again
+//!   if the interrupted plan was full (its removals came from a listing, and
+//!   the new listing says what is there); otherwise it skips a file whose
+//!   bytes still have that hash (a build in between may have changed it)
+//!   only once the host shows it there with that size (and MD5, where the
+//!   ETag is one): the destination may have been emptied since. The paths
+//!   journalled count as sent there (see `sent`), so they may be removed. The change set is consumed only when a
 //!   deploy completes, so nothing recorded since the last complete deploy is
 //!   lost. Removals are not journalled: removing a file that is gone is done.
 //! - `.dist.deployed` names the destination of the last complete deploy:

@@ -50,8 +50,6 @@ pub enum SiteChanges {
 pub struct DeployableSite {
     out: PathBuf,
     root: Dir,
-    /// The site's identity (`None` for a site built before sites had one).
-    pub site_id: Option<String>,
     pub changes: SiteChanges,
 }
 
@@ -69,7 +67,7 @@ pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite,
     if root.kind(OsStr::new(MARKER)).ok().flatten() != Some(crate::store::nofollow::Kind::File) {
         return Err(NotDeployable::NotASite { path: out.to_owned(), why: crate::store::site_folder::NotBuiltHere::NoMarker.reason() });
     }
-    let site_id = built_here(out).map_err(|why| NotDeployable::NotASite { path: out.to_owned(), why: why.reason() })?;
+    built_here(out).map_err(|why| NotDeployable::NotASite { path: out.to_owned(), why: why.reason() })?;
     // With the lock held, a transaction's folder is one a killed build left.
     let txn = sibling(out, ".txn");
     if std::fs::symlink_metadata(&txn).is_ok() {
@@ -79,7 +77,7 @@ pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite,
         None => SiteChanges::WholeSite { why: "no change set beside the site (built by an earlier version?)" },
         Some(set) => from_change_set(out, set)?,
     };
-    Ok(DeployableSite { out: out.to_owned(), root, site_id, changes })
+    Ok(DeployableSite { out: out.to_owned(), root, changes })
 }
 
 fn from_change_set(out: &Path, set: ChangeSet) -> Result<SiteChanges, NotDeployable> {
@@ -178,7 +176,6 @@ mod tests {
         fs::write(out.join(".ssh/id_ed25519"), "key").unwrap();
         fs::write(out.join("ns/m/.hidden"), "x").unwrap();
         let site = open_for_deploy(&out, &lock).unwrap();
-        assert_eq!(site.site_id.as_deref(), Some(id.as_str()));
         assert!(matches!(site.changes, SiteChanges::WholeSite { .. }), "no change set: compare everything");
         assert_eq!(site.read("ns/m/index.html").unwrap().unwrap(), b"page");
         assert!(site.read("ns/none/index.html").unwrap().is_none());

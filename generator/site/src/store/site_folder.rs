@@ -30,8 +30,9 @@ use crate::store::output::{io_error, OutputError};
 use crate::store::plan::BuildPlan;
 use crate::store::stored_models::top_level;
 
-/// The file that marks a folder as a site this program built. It is not a
-/// page: no listing or sitemap names it.
+/// The file that marks a folder as a site this program built, with the
+/// site's identity ([`marker_text`]). It is not a page: no listing or
+/// sitemap names it.
 pub const MARKER: &str = ".modelpages-site";
 
 /// What the marker says to whoever opens it, before the site's identity.
