@@ -144,14 +144,19 @@ fn drop_authorization(text: &str) -> String {
         let keyword = ["authorization", "basic ", "bearer ", "digest "].into_iter().find(|k| here.starts_with(k));
         match keyword {
             Some("authorization") => {
-                out.push_str(&text[i..i + "authorization".len()]);
-                let line_end = text[i..].find(['\n', '\r']).map_or(text.len(), |e| i + e);
-                let value_start = i + "authorization".len();
-                if value_start < line_end {
+                let name_end = i + "authorization".len();
+                out.push_str(&text[i..name_end]);
+                // A header or a field (`Authorization: ...`, `"authorization"="..."`):
+                // its value goes, to the end of the line. The word in a sentence stays.
+                let after = text[name_end..].trim_start_matches(['"', '\'', ' ', '\t']);
+                if after.starts_with([':', '=']) {
+                    let line_end = text[name_end..].find(['\n', '\r']).map_or(text.len(), |e| name_end + e);
                     out.push_str(": ");
                     out.push_str(REDACTED);
+                    i = line_end;
+                } else {
+                    i = name_end;
                 }
-                i = line_end;
             }
             Some(scheme) => {
                 let start = i + scheme.len();
@@ -218,6 +223,8 @@ mod tests {
         assert_eq!(secrets.redact(echoed), "403 Forbidden\\u{d}\\u{a}Authorization: [redacted]\\u{d}\\u{a}Host: x\\u{1b}[31m red");
         assert_eq!(secrets.redact("token Bearer eyJhbGciOiJIUzI1NiJ9.x"), "token Bearer [redacted]");
         assert_eq!(secrets.redact("basic idea"), "basic idea", "short words are not tokens");
+        assert_eq!(secrets.redact("no authorization header sent"), "no authorization header sent");
+        assert_eq!(secrets.redact(r#"{"authorization": "AWS4 x=y"} more"#), r#"{"authorization: [redacted]"#);
         assert_eq!(secrets.redact("a\u{202e}b"), "a\\u{202e}b");
         let long = "x".repeat(200_000);
         let shown = secrets.redact(&long);
