@@ -99,10 +99,11 @@ fn measured(markdown: &str) -> (RenderedCard, Cost) {
 }
 
 /// A card's HTML is at most this many bytes a byte of card, and this many
-/// more: a few plain raw tags skip the sanitiser's budget and may be copied
-/// once per level of nesting (see `html_cost::RawHtmlTally`).
-const HTML_PER_BYTE: usize = 48;
-const HTML_EXTRA: usize = 256 << 10;
+/// more: four times the card and 1 MiB (all of it, code, formulas and
+/// resolved links included), or the card's source, escaped, which makes
+/// at most six (`&quot;`).
+const HTML_PER_BYTE: usize = 6;
+const HTML_EXTRA: usize = 1 << 20;
 /// Held at once while rendering: pulldown-cmark's tree of a card made of
 /// nothing but `[` or `>` takes some 110 bytes a byte; the rest stay under 60.
 const HELD_PER_BYTE: usize = 128;
@@ -141,6 +142,10 @@ fn pathological_cards(size: usize) -> Vec<(&'static str, String)> {
         ("forged placeholders", format!("<div>x</div>\n\n```\n{}```\n\n{}", "abcdefghij\n".repeat(size / 44), "\u{E000}code-block-0\u{E000}\n\n".repeat(size / 40))),
         ("nested divs", "<div>".repeat(times("<div>"))),
         ("quotes", ">".repeat(size)),
+        // Each paragraph opens and closes 64 quotes, as deep as is kept.
+        ("deep quotes", format!("{} x\n\n", ">".repeat(64)).repeat(times(&format!("{} x\n\n", ">".repeat(64))))),
+        // Each one-cell row padded to the header's 512 columns.
+        ("padded tables", format!("|{}\n|{}\n{}\n", "a|".repeat(512), "-|".repeat(512), "x\n".repeat(512)).repeat(size / 3600)),
         ("brackets", "[".repeat(size)),
         ("emphasis", "*a ".repeat(times("*a "))),
         ("links", "[a](b) ".repeat(times("[a](b) "))),
