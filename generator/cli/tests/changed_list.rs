@@ -125,3 +125,31 @@ fn a_bad_changed_list_is_refused_naming_its_file_and_line() {
     assert_eq!(with_full.status.code(), Some(2), "--changed and --full contradict each other");
     assert_eq!(snapshot(&out), before, "the site is left as it was");
 }
+
+#[test]
+#[cfg(unix)]
+fn an_endless_or_overlong_changed_list_is_refused_without_reading_it_all() {
+    let (tmp, models, out) = built_site(3);
+    let before = snapshot(&out);
+    // An endless standard input: reading stops past the limit, with an error.
+    let endless = modelpages()
+        .args(["build", "--changed", "-", "--models"])
+        .arg(&models)
+        .arg("--out")
+        .arg(&out)
+        .arg("--site-src")
+        .arg(site_src())
+        .stdin(fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    let endless: Run = endless.into();
+    assert_ne!(endless.code, 0);
+    assert!(endless.stderr.contains("standard input") && endless.stderr.contains("longer than 16 MiB"), "{}", endless.stderr);
+    // A list of too many lines, short as it is in bytes.
+    let list = tmp.path().join("changed.txt");
+    fs::write(&list, "ns1/model-1\n".repeat(modelpages_site::MAX_LIST_LINES + 1)).unwrap();
+    let long = build_changed(&list, &models, &out);
+    assert_ne!(long.code, 0);
+    assert!(long.stderr.contains("changed.txt") && long.stderr.contains("more than 250000 lines"), "{}", long.stderr);
+    assert_eq!(snapshot(&out), before, "the site is left as it was");
+}
