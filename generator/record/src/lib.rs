@@ -20,4 +20,4 @@ pub use load::{
 };
 pub use hub_fields::{EvalResult, Gated, IgnoredField, Lenient, MetricValue, Safetensors};
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};
-pub use shown::printable;
+pub use shown::{page_text, printable, reorders_text};

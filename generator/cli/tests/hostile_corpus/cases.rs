@@ -292,6 +292,16 @@ fn values(c: &Corpus) -> Vec<Case> {
         c.record(&id, &serde_json::to_string_pretty(&record).unwrap());
         cases.push(case(name, page(&id, &[payload_text()])));
     }
+    // Names that would show reordered: `invoice\u{202e}gpj.exe` showed as
+    // `invoiceexe.jpg`. The page shows the override as an escape.
+    let id = "values/bidi-names";
+    let siblings = json!([
+        {"rfilename": "invoice\u{202e}gpj.exe", "size": 5},
+        {"rfilename": "model\u{202e}-Q4_K_M.gguf", "size": 100},
+        {"rfilename": "sub\u{2066}dir/x-Q8_0.gguf", "size": 100},
+    ]);
+    c.record(id, &json!({"id": id, "library_name": "gguf", "tags": ["gguf", "a\u{2067}b"], "siblings": siblings}).to_string());
+    cases.push(case("values-bidi-names", page(id, &["invoice\\u{202e}gpj.exe", "sub\\u{2066}dir/", "a\\u{2067}b"])));
     cases
 }
 
