@@ -285,6 +285,15 @@ fn no_page_shows_text_that_reorders_itself() {
     assert!(checked > page_ids(&b.cases).len(), "{checked} files checked");
 }
 
+#[test]
+fn a_hidden_flag_of_the_wrong_type_keeps_the_model_out_of_listings() {
+    let b = built();
+    assert!(b.out.join("hub/hidden-string/index.html").exists(), "its page is built");
+    let listed = |file: &str| fs::read_to_string(b.out.join(file)).unwrap().contains("hidden-string");
+    assert!(!listed("sitemap.xml") && !listed("hub/index.html"), "listed");
+    assert!(fs::read_to_string(b.out.join("hub/index.html")).unwrap().contains("sibling-size-negative"), "its neighbour is listed");
+}
+
 /// The text and attribute values of `html` outside its cards' bodies.
 fn outside_card_bodies(html: &str) -> String {
     let mut out = String::new();
