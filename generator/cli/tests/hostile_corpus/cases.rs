@@ -271,8 +271,19 @@ fn costly_cards(c: &Corpus) -> Vec<Case> {
         card_case(c, "card-100000-nested-divs", &"<div>".repeat(100_000)),
         card_case(c, "card-100000-quotes", &">".repeat(100_000)),
         card_case(c, "card-reopened-formatting", &format!("<div>{formatting}</div>{}", "<div>x</div>".repeat(2000))),
-        // 2 MiB of footnotes make more HTML than the sanitiser takes.
+        // 2 MiB of footnotes make more HTML than a card of its size may.
         card_case(c, "card-dense-footnotes", &(0..80_000).map(|i| format!("x[^{i}]\n\n[^{i}]: y\n\n")).collect::<String>()),
+        // Rows padded to a 512-column header: 21 KB made a 17 MB page, 1 MB
+        // aborted the build.
+        Case {
+            notes: vec!["cards/padded-tables: card: its tables would be padded with up to".into()],
+            ..card_case(c, "card-padded-tables", &format!("|{}\n|{}\n{}\n", "a|".repeat(512), "-|".repeat(512), "x\n".repeat(512)).repeat(300))
+        },
+        // 64 quotes opened and closed by every paragraph: 26 bytes a byte.
+        Case {
+            notes: vec!["cards/deep-quotes: card: its HTML would be over the".into()],
+            ..card_case(c, "card-deep-quotes", &format!("{} x\n\n", ">".repeat(64)).repeat(3_000))
+        },
     ]
 }
 
