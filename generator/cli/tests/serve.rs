@@ -91,7 +91,10 @@ impl Server {
     fn send(&self, head: &str) -> TcpStream {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         stream.set_read_timeout(Some(WAIT)).unwrap();
-        write!(stream, "{head}\r\n\r\n").unwrap();
+        // In one write, as a browser sends it: a server that refuses the
+        // connection at once may have closed it after the first piece of a
+        // head sent in several, and the next write would fail.
+        stream.write_all(format!("{head}\r\n\r\n").as_bytes()).unwrap();
         stream
     }
 

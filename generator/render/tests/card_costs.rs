@@ -105,10 +105,19 @@ fn measured(markdown: &str) -> (RenderedCard, Cost) {
 const HTML_PER_BYTE: usize = 6;
 const HTML_EXTRA: usize = 1 << 20;
 /// Held at once while rendering: pulldown-cmark's tree of a card made of
-/// nothing but `[` or `>` takes some 110 bytes a byte; the rest stay under 60.
-const HELD_PER_BYTE: usize = 128;
-/// Grammars and caches filled on first use.
-const HELD_EXTRA: usize = 8 << 20;
+/// nothing but `[` or `>` takes some 110 bytes a byte (the rest stay under
+/// 60), and the events of a card up to 256 KiB are held while it is decided
+/// whether it needs the sanitiser; the sanitiser's DOM takes some 25 bytes
+/// a byte of the HTML it is given, which is at most four times the card and
+/// 1 MiB (see `card_limits::html_budget`). Cards whose quotes or padded
+/// cells make HTML up to that budget cheaply, through the sanitiser, reach
+/// some 200 bytes a byte.
+const HELD_PER_BYTE: usize = 256;
+/// Grammars and caches filled on first use (8 MiB), and the sanitiser's DOM
+/// of the 1 MiB of HTML any card may make: a card of 64 KB whose raw HTML
+/// sends it through the sanitiser and whose quotes make HTML up to that
+/// budget holds 25 MB.
+const HELD_EXTRA: usize = 40 << 20;
 /// Allocated in all: each byte of HTML is written a few times over.
 const ALLOCATED_PER_BYTE: usize = 512;
 const ALLOCATED_EXTRA: usize = 32 << 20;
@@ -213,6 +222,12 @@ fn piece() -> impl Strategy<Value = String> {
         count.clone().prop_map(|n| "\\( *a* \\[ ".repeat(n)),
         count.clone().prop_map(|n| "# h\n[h](#h-1)\n".repeat(n)),
         count.prop_map(|n| "![i](../x.png) <img src=\"a/b.png\" align=\"center\"> <audio src=\"x.wav\"></audio>\n".repeat(n)),
+        // Quotes opened and closed by every paragraph, up to past the kept depth.
+        (1usize..70, 1usize..4000).prop_map(|(depth, n)| format!("{} x\n\n", ">".repeat(depth)).repeat(n)),
+        // Rows padded to a wide header.
+        (1usize..600, 1usize..600, 1usize..8).prop_map(|(columns, rows, tables)| {
+            format!("|{}\n|{}\n{}\n", "a|".repeat(columns), "-|".repeat(columns), "x\n".repeat(rows)).repeat(tables)
+        }),
     ]
 }
 
