@@ -295,12 +295,13 @@ fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
 
 /// The model ids of a `--changed` file (`-`: standard input).
 fn read_changed_list(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
-    let text = if path == std::path::Path::new("-") {
-        std::io::read_to_string(std::io::stdin()).context("cannot read the changed list from standard input")?
+    let ids = if path == std::path::Path::new("-") {
+        modelpages_site::read_changed_list(std::io::stdin().lock()).context("changed list on standard input")?
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read the changed list {}", path.display()))?
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read the changed list {}", path.display()))?;
+        modelpages_site::read_changed_list(file).with_context(|| format!("changed list {}", path.display()))?
     };
-    modelpages_site::parse_changed_list(&text).with_context(|| format!("changed list {}", path.display()))
+    Ok(ids)
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {

@@ -10,7 +10,7 @@ mod id;
 mod load;
 mod record;
 mod shown;
-mod yaml_size;
+mod yaml_fields;
 
 pub use card::{CardMeta, FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
@@ -20,4 +20,4 @@ pub use load::{
 };
 pub use hub_fields::{EvalResult, Gated, IgnoredField, Lenient, MetricValue, Safetensors};
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};
-pub use shown::printable;
+pub use shown::{page_text, printable, reorders_text};

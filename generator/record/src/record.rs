@@ -71,9 +71,9 @@ pub struct ModelRecord {
     pub spaces: Lenient<Vec<String>>,
     /// Not the Hub's: `true` builds the model's page but keeps the model out
     /// of every listing, the search, the sitemap, the API listings and other
-    /// models' trees (test fixtures, drafts).
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub hidden: bool,
+    /// models' trees (test fixtures, drafts). See [`ModelRecord::hidden`].
+    #[serde(default)]
+    hidden: Lenient<bool>,
 }
 
 /// How the transformers library loads the model.
@@ -103,11 +103,28 @@ pub struct WidgetExample {
 }
 
 /// A file in the model repository.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Sibling {
     pub rfilename: String,
-    #[serde(default)]
+    /// In bytes. One that is not a whole number of bytes (`-1`) is left
+    /// out, and the reason kept in `size_ignored` for the build's notes.
     pub size: Option<u64>,
+    #[serde(skip)]
+    pub size_ignored: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Sibling {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Raw {
+            rfilename: String,
+            #[serde(default)]
+            size: Lenient<u64>,
+        }
+        let raw = Raw::deserialize(de)?;
+        let size_ignored = raw.size.ignored().map(str::to_owned);
+        Ok(Sibling { rfilename: raw.rfilename, size: raw.size.get().copied(), size_ignored })
+    }
 }
 
 /// The task of the provider-mapping entries that serve a chat model.
@@ -158,11 +175,24 @@ impl ModelRecord {
         self.model_index.get().into_iter().flatten().flat_map(|entry| &entry.results)
     }
 
+    /// Whether the model is kept out of listings (see the field). A value
+    /// other than `true`, `false` or `null` is ignored with a note, and the
+    /// model is kept hidden: whoever wrote `"hidden": "yes"` meant it to be.
+    pub fn hidden(&self) -> bool {
+        !matches!(self.hidden, Lenient::Missing | Lenient::Parsed(false))
+    }
+
     /// The descriptive fields that were present but left out, with the
     /// reason, in a fixed order: the build's notes.
     pub fn ignored_fields(&self) -> Vec<IgnoredField> {
         let base_model = hub_fields::base_models(self.card_data.as_ref());
-        let fields: [(&'static str, Option<&str>); 7] = [
+        let hidden = self.hidden.ignored().map(|why| format!("{why}; the model is kept hidden"));
+        let odd_sizes: Vec<&str> = self.siblings.iter().filter_map(|s| s.size_ignored.as_deref()).collect();
+        let sizes = odd_sizes.first().map(|first| match odd_sizes.len() {
+            1 => format!("{first} (1 file)"),
+            n => format!("{first} (and {} more, {n} files)", n - 1),
+        });
+        let fields: [(&'static str, Option<&str>); 9] = [
             ("safetensors", self.safetensors.ignored()),
             ("gated", self.gated.ignored()),
             ("model-index", self.model_index.ignored()),
@@ -170,6 +200,8 @@ impl ModelRecord {
             ("usedStorage", self.used_storage.ignored()),
             ("spaces", self.spaces.ignored()),
             ("cardData.base_model", base_model.ignored()),
+            ("hidden", hidden.as_deref()),
+            ("siblings[].size", sizes.as_deref()),
         ];
         fields
             .into_iter()
@@ -194,10 +226,11 @@ mod tests {
     fn only_id_is_required() {
         let r: ModelRecord = serde_json::from_str(r#"{"id": "a/b"}"#).unwrap();
         assert_eq!(r.id, "a/b");
-        assert!(r.tags.is_empty() && r.task().is_none() && r.library().is_none() && !r.hidden);
+        assert!(r.tags.is_empty() && r.task().is_none() && r.library().is_none() && !r.hidden());
         let hidden: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "hidden": true}"#).unwrap();
-        assert!(hidden.hidden);
-        assert!(serde_json::from_str::<ModelRecord>(r#"{"id": "a/b", "hidden": "yes"}"#).is_err());
+        assert!(hidden.hidden());
+        let listed: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "hidden": false}"#).unwrap();
+        assert!(!listed.hidden() && listed.ignored_fields().is_empty());
         assert!(serde_json::from_str::<ModelRecord>(r#"{"tags": []}"#).is_err());
     }
 
@@ -314,5 +347,34 @@ mod tests {
         let nulls: ModelRecord =
             serde_json::from_str(r#"{"id": "a/b", "gated": null, "model-index": null, "spaces": null}"#).unwrap();
         assert!(nulls.ignored_fields().is_empty());
+    }
+
+    #[test]
+    fn an_odd_hidden_flag_keeps_the_model_hidden_with_a_note() {
+        for odd in [r#""yes""#, "1", "[]", r#"{"x": true}"#] {
+            let r: ModelRecord = serde_json::from_str(&format!(r#"{{"id": "a/b", "hidden": {odd}}}"#)).expect("never fails the record");
+            assert!(r.hidden(), "{odd}");
+            let ignored = r.ignored_fields();
+            assert_eq!(ignored.len(), 1, "{odd}");
+            assert_eq!(ignored[0].field, "hidden");
+            assert!(ignored[0].why.ends_with("; the model is kept hidden"), "{}", ignored[0].why);
+        }
+    }
+
+    #[test]
+    fn file_sizes_that_are_no_byte_count_are_left_out_with_one_note() {
+        let r: ModelRecord = serde_json::from_str(
+            r#"{"id": "a/b", "siblings": [{"rfilename": "a", "size": -1}, {"rfilename": "b", "size": 3},
+                {"rfilename": "c", "size": "1 GB"}, {"rfilename": "d", "size": null}]}"#,
+        )
+        .expect("never fails the record");
+        let sizes: Vec<Option<u64>> = r.siblings.iter().map(|s| s.size).collect();
+        assert_eq!(sizes, [None, Some(3), None, None]);
+        let ignored = r.ignored_fields();
+        assert_eq!(ignored.len(), 1);
+        assert_eq!(ignored[0].field, "siblings[].size");
+        assert_eq!(ignored[0].why, "invalid value: integer `-1`, expected u64 (and 1 more, 2 files)");
+        // A sibling still needs its name.
+        assert!(serde_json::from_str::<ModelRecord>(r#"{"id": "a/b", "siblings": [{"size": 1}]}"#).is_err());
     }
 }

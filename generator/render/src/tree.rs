@@ -177,7 +177,9 @@ impl TreeBlock {
 #[derive(Debug, Default)]
 pub struct TreeIndex {
     derivatives: HashMap<String, BTreeMap<Relation, Vec<Derivative>>>,
-    /// Ids named as a base that are models of the site.
+    /// Ids named as a base that are listed models of the site. A hidden
+    /// model's page is built, but no other page may say so: a derivative
+    /// naming it links it on the hub, as it would any base the site lacks.
     present: HashSet<String>,
 }
 
@@ -192,7 +194,7 @@ impl TreeIndex {
             }
         }
         let named: HashSet<&str> = members.iter().flat_map(|m| m.bases.iter().map(|b| b.id.as_str())).collect();
-        index.present = members.iter().filter(|m| named.contains(m.id)).map(|m| m.id.to_owned()).collect();
+        index.present = members.iter().filter(|m| m.listed && named.contains(m.id)).map(|m| m.id.to_owned()).collect();
         for groups in index.derivatives.values_mut() {
             for models in groups.values_mut() {
                 models.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
@@ -280,5 +282,19 @@ mod tests {
         assert_eq!(index.block("x/a", &a).bases, [BaseInBlock { id: "org/base".into(), relation: Relation::Finetune, in_site: true }]);
         assert!(!index.block("x/d", &d).bases[0].in_site);
         assert!(index.block("x/q", &[]).is_empty());
+    }
+
+    #[test]
+    fn a_hidden_base_is_not_linked_as_on_the_site() {
+        let named = vec![BaseRef { id: "acme/secret".into(), relation: Relation::Finetune }];
+        let members = [
+            TreeMember { id: "acme/secret", downloads: 0, bases: &[], listed: false },
+            TreeMember { id: "x/public", downloads: 5, bases: &named, listed: true },
+        ];
+        let index = TreeIndex::build(&members);
+        let block = index.block("x/public", &named);
+        assert_eq!(block.bases, [BaseInBlock { id: "acme/secret".into(), relation: Relation::Finetune, in_site: false }]);
+        // Its own page still lists what names it.
+        assert_eq!(index.block("acme/secret", &[]).derivatives[0].models[0].id, "x/public");
     }
 }

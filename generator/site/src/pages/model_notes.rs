@@ -1,5 +1,6 @@
 //! Notes about what a model's record said that its page cannot use: a
-//! descriptive Hub field of the wrong shape (ignored, never a failed model),
+//! descriptive Hub field of the wrong shape or a card's front-matter field
+//! that cannot be read within bounds (ignored, never a failed model),
 //! and a model that gets no usage example at all, with the reason on each
 //! side (its library, hosted inference), so that a silent page is never a
 //! mystery.
@@ -8,7 +9,7 @@
 //! out. Values from the record are quoted with escapes and cut short: notes
 //! go to a terminal.
 
-use modelpages_record::ModelRecord;
+use modelpages_record::{ModelCard, ModelRecord, CARD_FILE, RECORD_FILE};
 use modelpages_snippets::inference::request_kind;
 use modelpages_snippets::SnippetEngine;
 
@@ -23,12 +24,14 @@ fn quoted(value: &str) -> String {
     format!("{short:?}{cut}")
 }
 
-/// One note per descriptive field of `record` that was present but ignored.
-pub fn ignored_field_notes(id: &str, record: &ModelRecord) -> Vec<String> {
-    record
-        .ignored_fields()
-        .into_iter()
-        .map(|ignored| format!("{id}: model.json: `{}` ignored: {}", ignored.field, ignored.why))
+/// One note per descriptive field of `record`, and per front-matter field
+/// of `card`, that was present but ignored.
+pub fn ignored_field_notes(id: &str, record: &ModelRecord, card: Option<&ModelCard>) -> Vec<String> {
+    let from_record = record.ignored_fields().into_iter().map(|ignored| (RECORD_FILE, ignored));
+    let from_card = card.into_iter().flat_map(|card| card.ignored.iter().cloned()).map(|ignored| (CARD_FILE, ignored));
+    from_record
+        .chain(from_card)
+        .map(|(file, ignored)| format!("{id}: {file}: `{}` ignored: {}", ignored.field, ignored.why))
         .collect()
 }
 
@@ -117,9 +120,11 @@ mod tests {
     #[test]
     fn ignored_fields_are_noted_with_the_file() {
         let record: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "gated": "yes", "spaces": [1]}"#).unwrap();
-        let notes = ignored_field_notes("a/b", &record);
-        assert_eq!(notes.len(), 2, "{notes:?}");
+        let card = ModelCard::parse(&format!("---\ntags: {}{}\n---\n", "[".repeat(500), "]".repeat(500))).unwrap();
+        let notes = ignored_field_notes("a/b", &record, Some(&card));
+        assert_eq!(notes.len(), 3, "{notes:?}");
         assert!(notes[0].starts_with("a/b: model.json: `gated` ignored: expected false"), "{notes:?}");
         assert!(notes[1].starts_with("a/b: model.json: `spaces` ignored: "), "{notes:?}");
+        assert!(notes[2].starts_with("a/b: README.md: `tags` ignored: recursion limit exceeded"), "{notes:?}");
     }
 }

@@ -31,7 +31,7 @@ struct ListDoc<'a> {
     count: usize,
     page: usize,
     pages: usize,
-    strings: Vec<&'a str>,
+    strings: Vec<std::borrow::Cow<'a, str>>,
     models: Vec<(&'a str, u64, u64, i64, i64)>,
 }
 
