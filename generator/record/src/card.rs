@@ -1,35 +1,25 @@
 //! Model cards: `README.md` with optional YAML front matter.
+//!
+//! The front matter is what the Hub makes a record's `cardData` of, so it
+//! is kept as the same JSON: [`crate::card_meta`] merges it into the
+//! record's `cardData` (the front matter's fields win) and reads every
+//! card field from there, whichever file it came from.
 
+use serde_json::{Map, Number, Value};
 use serde_norway::Value as Yaml;
 
 use crate::yaml_size::{expanded_size, SizeError};
 
-/// A model card split into its metadata and its Markdown body.
+/// A model card split into its front matter and its Markdown body.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModelCard {
-    pub meta: CardMeta,
+    /// The front matter's fields as JSON, as the Hub's `cardData` holds
+    /// them; empty once [`crate::load`] has merged them into the record.
+    pub front_matter: Map<String, Value>,
+    /// The names of the front matter's fields, kept after the merge: a
+    /// field of the wrong shape is noted against the file it came from.
+    pub front_matter_fields: Vec<String>,
     pub body: String,
-}
-
-/// The front-matter fields a model page shows. Each may be a single value or a
-/// list in the card, so each is kept as a list.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct CardMeta {
-    pub license: Vec<String>,
-    pub language: Vec<String>,
-    pub datasets: Vec<String>,
-    pub base_model: Vec<String>,
-    pub tags: Vec<String>,
-}
-
-impl CardMeta {
-    pub fn is_empty(&self) -> bool {
-        self.license.is_empty()
-            && self.language.is_empty()
-            && self.datasets.is_empty()
-            && self.base_model.is_empty()
-            && self.tags.is_empty()
-    }
 }
 
 /// Front matter that cannot be read.
@@ -99,7 +89,7 @@ impl ModelCard {
     pub fn parse(text: &str) -> Result<ModelCard, FrontMatterError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let Some((yaml, body)) = split_front_matter(text) else {
-            return Ok(ModelCard { meta: CardMeta::default(), body: text.to_owned() });
+            return Ok(ModelCard { body: text.to_owned(), ..ModelCard::default() });
         };
         let value: Yaml = if yaml.trim().is_empty() {
             Yaml::Null
@@ -113,15 +103,49 @@ impl ModelCard {
             }
             serde_norway::from_str(yaml).map_err(|e| FrontMatterError::invalid(&e))?
         };
-        let field = |name: &str| strings_of(value.get(name));
-        let meta = CardMeta {
-            license: field("license"),
-            language: field("language"),
-            datasets: field("datasets"),
-            base_model: field("base_model"),
-            tags: field("tags"),
+        let front_matter = match json_of(&value) {
+            Value::Object(fields) => fields,
+            // A scalar or a list is no metadata.
+            _ => Map::new(),
         };
-        Ok(ModelCard { meta, body: body.to_owned() })
+        let front_matter_fields = front_matter.keys().cloned().collect();
+        Ok(ModelCard { front_matter, front_matter_fields, body: body.to_owned() })
+    }
+}
+
+/// YAML as the JSON the Hub gives for it: keys that are numbers or booleans
+/// become text and other keys are left out, tags are dropped, and numbers
+/// JSON cannot hold (`.nan`, `.inf`) are null. The YAML's nesting was
+/// bounded by its parser.
+fn json_of(value: &Yaml) -> Value {
+    match value {
+        Yaml::Null => Value::Null,
+        Yaml::Bool(b) => Value::Bool(*b),
+        Yaml::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                n.as_f64().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
+            }
+        }
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Sequence(items) => Value::Array(items.iter().map(json_of).collect()),
+        Yaml::Mapping(map) => {
+            let mut fields = Map::new();
+            for (key, item) in map {
+                let key = match key {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Number(n) => n.to_string(),
+                    Yaml::Bool(b) => b.to_string(),
+                    _ => continue,
+                };
+                fields.insert(key, json_of(item));
+            }
+            Value::Object(fields)
+        }
+        Yaml::Tagged(tagged) => json_of(&tagged.value),
     }
 }
 
@@ -140,50 +164,34 @@ fn split_front_matter(text: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// A metadata field as a list of strings: a scalar becomes one item; lists keep
-/// their scalar items. Nested maps are not metadata a page can show, so they
-/// are left out rather than failing the card.
-fn strings_of(value: Option<&Yaml>) -> Vec<String> {
-    match value {
-        None | Some(Yaml::Null) => Vec::new(),
-        Some(Yaml::Sequence(items)) => items.iter().filter_map(scalar).collect(),
-        Some(other) => scalar(other).into_iter().collect(),
-    }
-}
-
-fn scalar(value: &Yaml) -> Option<String> {
-    match value {
-        Yaml::String(s) => Some(s.clone()),
-        Yaml::Number(n) => Some(n.to_string()),
-        Yaml::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn reads_front_matter_and_keeps_body() {
+    fn reads_front_matter_as_json_and_keeps_body() {
         let card = ModelCard::parse(
             "---\nlicense: apache-2.0\nlanguage:\n- en\n- fr\ndatasets: [squad]\n\
-             base_model: meta-llama/Llama-3.1-8B\ntags:\n- text\n- 7\nmodel-index:\n- name: x\n---\n# Title\n",
+             base_model: meta-llama/Llama-3.1-8B\ntags:\n- text\n- 7\nmodel-index:\n- name: x\n\
+             1: one\ntrue: yes\n[a]: list key\nodd: !custom 5\nnan: .nan\n---\n# Title\n",
         )
         .unwrap();
-        assert_eq!(card.meta.license, ["apache-2.0"]);
-        assert_eq!(card.meta.language, ["en", "fr"]);
-        assert_eq!(card.meta.datasets, ["squad"]);
-        assert_eq!(card.meta.base_model, ["meta-llama/Llama-3.1-8B"]);
-        assert_eq!(card.meta.tags, ["text", "7"]);
+        assert_eq!(
+            Value::Object(card.front_matter.clone()),
+            serde_json::json!({"license": "apache-2.0", "language": ["en", "fr"], "datasets": ["squad"],
+                "base_model": "meta-llama/Llama-3.1-8B", "tags": ["text", 7], "model-index": [{"name": "x"}],
+                "1": "one", "true": "yes", "odd": 5, "nan": null})
+        );
+        assert_eq!(card.front_matter_fields.len(), 10);
         assert_eq!(card.body, "# Title\n");
+        assert!(ModelCard::parse("---\n- a list\n---\nx").unwrap().front_matter.is_empty());
     }
 
     #[test]
     fn no_front_matter_means_whole_text_is_body() {
         for text in ["# Just markdown\n", "---\nnot closed\n", "--- \nx\n---\n", ""] {
             let card = ModelCard::parse(text).unwrap();
-            assert!(card.meta.is_empty());
+            assert!(card.front_matter.is_empty());
             assert_eq!(card.body, text);
         }
     }
@@ -191,10 +199,10 @@ mod tests {
     #[test]
     fn crlf_bom_and_empty_front_matter() {
         let card = ModelCard::parse("\u{feff}---\r\nlicense: mit\r\n---\r\nBody\r\n").unwrap();
-        assert_eq!(card.meta.license, ["mit"]);
+        assert_eq!(card.front_matter["license"], "mit");
         assert_eq!(card.body, "Body\r\n");
         let empty = ModelCard::parse("---\n---\nBody").unwrap();
-        assert!(empty.meta.is_empty());
+        assert!(empty.front_matter.is_empty());
         assert_eq!(empty.body, "Body");
     }
 
@@ -235,15 +243,15 @@ mod tests {
         // A few aliases, as cards use them to repeat a value.
         let card = ModelCard::parse("---\nbase: &base meta-llama/Llama-3.1-8B\nbase_model: *base\ntags: [*base, x]\n---\n")
             .unwrap();
-        assert_eq!(card.meta.base_model, ["meta-llama/Llama-3.1-8B"]);
-        assert_eq!(card.meta.tags, ["meta-llama/Llama-3.1-8B", "x"]);
+        assert_eq!(card.front_matter["base_model"], "meta-llama/Llama-3.1-8B");
+        assert_eq!(card.front_matter["tags"], serde_json::json!(["meta-llama/Llama-3.1-8B", "x"]));
         // Aliases adding up to less than the front matter's own size.
-        assert_eq!(ModelCard::parse(&aliased(1_000, 500)).unwrap().meta.license, ["mit"]);
+        assert_eq!(ModelCard::parse(&aliased(1_000, 500)).unwrap().front_matter["license"], "mit");
         // The limit grows with the front matter: 2 MB of aliases are refused
         // in a short card and read in one with 1 MB of text of its own.
         assert!(ModelCard::parse(&aliased(100_000, 20)).is_err());
         let long = aliased(100_000, 20).replacen("license: mit", &format!("license: mit\nabout: {}", "y".repeat(1 << 20)), 1);
-        assert_eq!(ModelCard::parse(&long).unwrap().meta.license, ["mit"]);
+        assert_eq!(ModelCard::parse(&long).unwrap().front_matter["license"], "mit");
     }
 
     #[test]

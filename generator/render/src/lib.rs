@@ -15,6 +15,7 @@ mod heading_ids;
 mod mathml_allowlist;
 mod highlight;
 mod html_cost;
+mod html_math;
 mod line_cache;
 mod theme;
 mod listing_pages;
