@@ -1,7 +1,7 @@
 //! A card's Markdown events as the writers in [`crate::markdown`] take
 //! them: nesting past [`MAX_NESTING`] flattened, raw HTML kept or made text,
-//! each code block and formula (in Markdown, see [`crate::card_math`], or
-//! in the text of raw HTML, see [`crate::html_math`]) rendered once and
+//! each code block and formula (in Markdown, see [`crate::markdown_math`],
+//! or in the text of raw HTML, see [`crate::html_math`]) rendered once and
 //! handed on by its number, and each heading shown one level down with its
 //! id (see [`crate::heading_ids`]).
 //!
@@ -16,12 +16,11 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, OffsetIter, Options, Parser, Tag, TagEnd};
 
 use crate::card_limits::MAX_NESTING;
-use crate::card_math::{
-    formula_to_mathml, slice, CardMath, MathProblem, MathStyle, MAX_FORMULAS_PER_CARD, MAX_MATH_BYTES_PER_CARD,
-};
+use crate::card_math::{formula_to_mathml, MathProblem, MathStyle, MAX_FORMULAS_PER_CARD, MAX_MATH_BYTES_PER_CARD};
 use crate::heading_ids::{CardHeading, HeadingIds};
 use crate::html_cost::RawHtmlTally;
 use crate::html_math::HtmlText;
+use crate::markdown_math::{slice, CardMath};
 
 /// What becomes of the card's raw HTML.
 #[derive(Clone, Copy, PartialEq)]

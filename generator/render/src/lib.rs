@@ -21,6 +21,7 @@ mod theme;
 mod listing_pages;
 mod local;
 mod markdown;
+mod markdown_math;
 mod pages;
 mod placeholders;
 mod quant_picker;

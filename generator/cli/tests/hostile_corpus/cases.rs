@@ -207,7 +207,7 @@ fn cards(c: &Corpus) -> Vec<Case> {
     // Formulas are MathML of an allowlist or code; references never leave
     // the model's folder; a card's ids never take the page's.
     let math = "$$\\text{<script>window.__pwned=1</script>}$$ $$\\href{javascript:window.__pwned=1}{x}$$\n\n\
-                \\\\(<img src=x onerror=window.__pwned=1>\\\\) $\\mathrm{<style>}$\n\n\
+                \\\\(<img src=x onerror=window.__pwned=1>\\\\) $$\\mathrm{<style>}$$\n\n\
                 <table><tr><td title=\"$$x\">\\\\(x\" onmouseover=\"window.__pwned=1\\\\)</td><td>$$\\text{<img src=x onerror=window.__pwned=1>}$$</td></tr></table>\n\n$$";
     let deep = format!("{math}{}x{}$$", "{".repeat(200), "}".repeat(200));
     cases.push(Case { notes: vec!["1 formula shown as code (nested deeper than 32 levels)".into()], ..card_case(c, "card-math-payloads", &deep) });
