@@ -1,5 +1,6 @@
 //! Fields of a Hub API record that describe the model rather than tell the
-//! generators how to use it: parameter counts (`safetensors`), gated access
+//! generators how to use it: parameter counts (`safetensors`), what the Hub
+//! read from a GGUF repository's file headers (`gguf`), gated access
 //! (`gated`), evaluation results (`model-index`), `createdAt`, `usedStorage`,
 //! the Spaces that use the model (`spaces`) and the base models its card
 //! names (`cardData.base_model`).
@@ -111,6 +112,21 @@ impl<'de> Deserialize<'de> for Safetensors {
         let total = raw.total.unwrap_or_else(|| raw.parameters.values().fold(0u64, |sum, n| sum.saturating_add(*n)));
         Ok(Safetensors { parameters: raw.parameters, total })
     }
+}
+
+/// `gguf`: what the Hub read from the headers of a GGUF repository's files.
+/// Its other keys (`chat_template`, `bos_token`, ...) are not read here.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub struct GgufSummary {
+    /// Parameters of the model, over every tensor.
+    #[serde(default)]
+    pub total: Option<u64>,
+    /// `general.architecture` (`llama`, `gemma3`).
+    #[serde(default)]
+    pub architecture: Option<String>,
+    /// The context length the header names, in tokens.
+    #[serde(default)]
+    pub context_length: Option<u64>,
 }
 
 /// `gated`: whether visitors must ask for access, and how it is granted.
@@ -292,6 +308,19 @@ mod tests {
         let bad = lenient::<Safetensors>(r#"{"parameters": {"F32": "many"}, "total": 1}"#);
         assert!(bad.ignored().unwrap().contains("expected u64"), "{bad:?}");
         assert!(lenient::<Safetensors>(r#"{"parameters": {"F32": -1}}"#).ignored().is_some());
+    }
+
+    #[test]
+    fn gguf_reads_the_hubs_header_summary() {
+        let parsed = lenient::<GgufSummary>(
+            r#"{"total": 8030261312, "architecture": "llama", "context_length": 131072, "bos_token": "<|begin_of_text|>"}"#,
+        );
+        let gguf = parsed.get().unwrap();
+        assert_eq!((gguf.total, gguf.architecture.as_deref(), gguf.context_length), (Some(8_030_261_312), Some("llama"), Some(131_072)));
+        assert_eq!(lenient::<GgufSummary>("{}").get(), Some(&GgufSummary::default()));
+        assert!(lenient::<GgufSummary>(r#"{"total": "8B"}"#).ignored().unwrap().contains("expected u64"));
+        assert!(lenient::<GgufSummary>("\"llama\"").ignored().is_some());
+        assert!(lenient::<GgufSummary>("8030261312").ignored().is_some());
     }
 
     #[test]

@@ -20,6 +20,6 @@ pub use load::{
     discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
     ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,
 };
-pub use hub_fields::{EvalResult, Gated, IgnoredField, Lenient, MetricValue, Safetensors};
+pub use hub_fields::{EvalResult, Gated, GgufSummary, IgnoredField, Lenient, MetricValue, Safetensors};
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};
 pub use shown::{page_text, printable, reorders_text};

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::card_meta::CardMeta;
-use crate::hub_fields::{self, null_as_default, EvalResult, Gated, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
+use crate::hub_fields::{self, null_as_default, EvalResult, Gated, GgufSummary, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
 
 /// One model as described by its `model.json`.
 ///
@@ -62,6 +62,9 @@ pub struct ModelRecord {
     /// Parameter counts per tensor type and in total.
     #[serde(default)]
     pub safetensors: Lenient<Safetensors>,
+    /// What the Hub read from a GGUF repository's file headers.
+    #[serde(default)]
+    pub gguf: Lenient<GgufSummary>,
     #[serde(default)]
     pub gated: Lenient<Gated>,
     /// Evaluation results, in the card metadata's format: the Hub's copy of
@@ -226,8 +229,9 @@ impl ModelRecord {
             n => format!("{first} (and {} more, {n} files)", n - 1),
         });
         let card_model_index = self.card_model_index();
-        let fields: [(&'static str, Option<&str>); 10] = [
+        let fields: [(&'static str, Option<&str>); 11] = [
             ("safetensors", self.safetensors.ignored()),
+            ("gguf", self.gguf.ignored()),
             ("gated", self.gated.ignored()),
             ("model-index", self.model_index.ignored()),
             ("createdAt", self.created_at.ignored()),

@@ -55,6 +55,9 @@ pub struct FilesView {
     pub skipped: Vec<String>,
     /// Files past [`MAX_FILES`], never looked at.
     pub beyond_limit: usize,
+    /// Whether any file's size is known: without one the table has no
+    /// Size column (a record saved without `?blobs=true` has none).
+    pub has_sizes: bool,
 }
 
 /// Why a record's file path is not used.
@@ -93,6 +96,7 @@ pub fn files_view(siblings: &[Sibling], hub_url: &str, id: &str, rows: usize) ->
             view.skipped.push(format!("{} ({why})", printable_path(path)));
             continue;
         }
+        view.has_sizes |= sibling.size.is_some();
         match path.split_once('/') {
             Some((folder, _)) => folders.entry(folder).or_default().push(sibling),
             None => top.push(sibling),
@@ -202,6 +206,15 @@ mod tests {
         assert_eq!(view.skipped, ["../evil (empty, `.` or `..` segment in path)"]);
         assert_eq!(view.groups[1].files[0].url, "https://hub.test/ns/m/resolve/main/onnx/model.onnx");
         assert_eq!(total_size(&siblings), Some((3_005_701, false)));
+        assert!(view.has_sizes);
+    }
+
+    #[test]
+    fn a_record_without_sizes_has_no_size_column() {
+        let siblings = [sib("config.json", None), sib("onnx/model.onnx", None), sib("../evil", Some(1))];
+        let view = files_view(&siblings, "https://hub.test", "ns/m", 50);
+        assert!(!view.has_sizes, "the bad path's size is not a file's");
+        assert!(files_view(&[sib("a", None), sib("b", Some(0))], "https://hub.test", "ns/m", 1).has_sizes, "a size past the rows listed counts");
     }
 
     #[test]

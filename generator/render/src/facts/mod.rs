@@ -52,8 +52,13 @@ pub struct FactsInput<'a> {
 /// Everything the facts partials show; see the module documentation.
 #[derive(Clone, Debug, Serialize)]
 pub struct ModelFacts {
-    /// e.g. `8.03B params`, from `safetensors` or else the GGUF header.
+    /// e.g. `8.03B params`, from `safetensors`, else the GGUF headers the
+    /// build read, else what the Hub read from them (the record's `gguf`).
     pub parameters: Option<String>,
+    /// A GGUF model's architecture (`llama`) and context length in tokens,
+    /// from the same headers.
+    pub architecture: Option<String>,
+    pub context_length: Option<u64>,
     /// `BF16`, `F32`, ... from `safetensors.parameters`.
     pub tensor_types: Vec<String>,
     /// Total size of the files, e.g. `16.1 GB`; `size_partial` when some
@@ -173,8 +178,8 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
     let hub = input.hub_url.trim_end_matches('/');
     let meta = record.card_meta();
     let safetensors = record.safetensors.get();
-    let gguf_parameters = input.gguf.model_facts().map(|f| f.parameter_count).filter(|n| *n > 0);
-    let parameters = safetensors.map(|s| s.total).filter(|n| *n > 0).or(gguf_parameters).map(params_text);
+    let gguf = gguf_facts(input.gguf, record.gguf.get());
+    let parameters = safetensors.map(|s| s.total).filter(|n| *n > 0).or(gguf.parameters).map(params_text);
     let sibling_size = files::total_size(&record.siblings);
     let gguf_size = {
         let files = input.gguf.groups.iter().flat_map(|g| &g.files).chain(&input.gguf.unlabelled).chain(&input.gguf.projectors);
@@ -188,6 +193,8 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
     let files_page = (files.not_listed > 0).then(|| format!("{}files/", page_url(input.base_path, id)));
     ModelFacts {
         parameters,
+        architecture: gguf.architecture.map(|a| evals::short(&a, MAX_ACCESS_TEXT_CHARS)),
+        context_length: gguf.context_length,
         tensor_types: safetensors.map(|s| s.parameters.keys().take(12).cloned().collect()).unwrap_or_default(),
         size: size.map(|(bytes, _)| bytes_text(bytes)),
         size_partial: size.is_some_and(|(_, whole)| !whole),
@@ -219,6 +226,34 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
         inputs: evals::inputs_view(&record.widget_data),
         spaces: spaces::spaces_view(record.spaces.get().map_or(&[], Vec::as_slice), hub),
     }
+}
+
+/// What a GGUF model's headers say: those the build read from the model's
+/// own files first, else what the Hub read from them (the record's `gguf`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct GgufHeaderFacts {
+    pub(crate) parameters: Option<u64>,
+    pub(crate) architecture: Option<String>,
+    pub(crate) context_length: Option<u64>,
+    /// Whether they come from the files the build read (else the record).
+    pub(crate) read_here: bool,
+}
+
+pub(crate) fn gguf_facts(files: &GgufFiles, hub: Option<&modelpages_record::GgufSummary>) -> GgufHeaderFacts {
+    if let Some(f) = files.model_facts() {
+        return GgufHeaderFacts {
+            parameters: Some(f.parameter_count).filter(|n| *n > 0),
+            architecture: f.architecture.clone(),
+            context_length: f.context_length,
+            read_here: true,
+        };
+    }
+    hub.map_or_else(GgufHeaderFacts::default, |h| GgufHeaderFacts {
+        parameters: h.total.filter(|n| *n > 0),
+        architecture: h.architecture.clone().filter(|a| !a.is_empty()),
+        context_length: h.context_length.filter(|n| *n > 0),
+        read_here: false,
+    })
 }
 
 /// Longest heading or field name of an access request shown.

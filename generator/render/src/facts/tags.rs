@@ -2,6 +2,13 @@
 //! library, languages, license, datasets, papers and the rest, each tag
 //! once, each a link to the index's search for it.
 //!
+//! What a tag is comes from the Hub's own lists, kept as data: a library is
+//! a key of the library catalogue (shown with its label) or one of the
+//! frameworks and formats of `data/library_tags.json` (`pytorch`, `tf`,
+//! `onnx`, `rust`...); a language is a code of ISO 639-1
+//! (`data/language_codes.txt`) or one the card lists among its languages
+//! (`fra`), so `tf` is TensorFlow, not a language.
+//!
 //! Hub records carry tags meant for the Hub's own machinery (`region:us`,
 //! `endpoints_compatible`, `deploy:*`); they say nothing to a visitor and are
 //! left out. `base_model:*` tags are left out too: the model tree shows them.
@@ -14,9 +21,11 @@
 //! other tag `?q=` with the tag as the record writes it (the search matches
 //! a model's tags word by word). Papers (`arxiv:<id>`) link arXiv instead.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
 
 use modelpages_record::CardMeta;
+use modelpages_snippets::Catalogue;
 use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use serde::Serialize;
 
@@ -60,16 +69,42 @@ fn is_internal(tag: &str) -> bool {
     EXACT.contains(&tag) || PREFIXES.iter().any(|p| tag.starts_with(p))
 }
 
-/// Formats and frameworks the Hub tags models with: shown as libraries.
-const LIBRARY_TAGS: [&str; 14] = [
-    "transformers", "pytorch", "tensorflow", "jax", "safetensors", "onnx", "gguf", "diffusers",
-    "sentence-transformers", "peft", "mlx", "keras", "tflite", "coreml",
-];
+/// Library tags and the name each is shown by: the catalogue's keys with
+/// their labels, and the frameworks and formats of `data/library_tags.json`.
+static LIBRARY_TAGS: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        tags: Vec<Tag>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Tag {
+        tag: String,
+        label: String,
+    }
+    let listed: Listed = serde_json::from_str(include_str!("../../data/library_tags.json")).expect("data/library_tags.json is valid (checked by tests)");
+    let catalogue = Catalogue::builtin();
+    let mut labels: HashMap<String, String> = listed.tags.into_iter().map(|t| (t.tag, t.label)).collect();
+    labels.extend(catalogue.libraries().iter().map(|l| (l.key.clone(), l.pretty_label.clone())));
+    labels
+});
 
-/// A language code as tags write them: two letters, or three (ISO 639-3)
-/// when the card lists it among its languages.
+/// The two-letter codes of ISO 639-1, sorted.
+static LANGUAGE_CODES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut codes: Vec<&str> =
+        include_str!("../../data/language_codes.txt").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    codes.sort_unstable();
+    codes
+});
+
+/// The name a library tag is shown by, when `tag` is one.
+fn library_label(tag: &str) -> Option<&'static str> {
+    LIBRARY_TAGS.get(tag).map(String::as_str)
+}
+
+/// A language code: one of ISO 639-1, or one the card lists among its
+/// languages (three-letter codes of ISO 639-3, mostly).
 fn is_language(tag: &str, card_languages: &[String]) -> bool {
-    (tag.len() == 2 && tag.bytes().all(|b| b.is_ascii_lowercase())) || card_languages.iter().any(|l| l == tag)
+    LANGUAGE_CODES.binary_search(&tag).is_ok() || card_languages.iter().any(|l| l == tag)
 }
 
 /// `arxiv:<id>` with an id of digits, dots, letters, `/` and `-` only.
@@ -112,8 +147,11 @@ pub fn tag_groups(input: &TagInput<'_>) -> Vec<TagGroup> {
     if let Some((key, name)) = input.task {
         add(&mut groups, 0, key.to_owned(), name, search("task", key));
     }
+    // Libraries are told apart by the name shown: `tf` and `tensorflow`
+    // are one library, and so are a record's library and its tag.
+    let library_key = |label: &str| format!("library:{}", label.to_lowercase());
     if let Some((key, name)) = input.library {
-        add(&mut groups, 1, key.to_owned(), name, search("library", key));
+        add(&mut groups, 1, library_key(name), name, search("library", key));
     }
     if let Some(meta) = input.meta {
         for license in &meta.license {
@@ -142,8 +180,8 @@ pub fn tag_groups(input: &TagInput<'_>) -> Vec<TagGroup> {
             add(&mut groups, 4, tag.to_owned(), dataset, search("q", tag));
         } else if let Some(id) = arxiv_id(tag) {
             add(&mut groups, 5, tag.to_owned(), &format!("arXiv:{id}"), format!("https://arxiv.org/abs/{id}"));
-        } else if LIBRARY_TAGS.contains(&tag) {
-            add(&mut groups, 1, tag.to_owned(), tag, search("q", tag));
+        } else if let Some(label) = library_label(tag) {
+            add(&mut groups, 1, library_key(label), label, search("q", tag));
         } else if is_language(tag, card_languages) {
             add(&mut groups, 2, tag.to_owned(), tag, search("q", tag));
         } else {
@@ -189,7 +227,7 @@ mod tests {
             labels(&groups),
             [
                 ("task", vec!["Text Generation"]),
-                ("library", vec!["Transformers", "safetensors"]),
+                ("library", vec!["Transformers", "Safetensors"]),
                 ("language", vec!["en", "fra", "de"]),
                 ("license", vec!["llama3.1"]),
                 ("dataset", vec!["HuggingFaceH4/ultrachat_200k"]),
@@ -206,6 +244,35 @@ mod tests {
         assert_eq!(url("license", "llama3.1"), "/hub/?q=license%3Allama3%2E1");
         assert_eq!(url("paper", "arXiv:2407.21783"), "https://arxiv.org/abs/2407.21783");
         assert_eq!(url("other", "llama"), "/hub/?q=llama");
+    }
+
+    #[test]
+    fn libraries_and_languages_come_from_the_hubs_lists() {
+        let tags: Vec<String> = ["tf", "tensorflow", "rust", "openvino", "onnx", "pytorch", "timm", "keras", "fr", "jw", "xx", "yue", "llama"]
+            .map(String::from)
+            .to_vec();
+        let meta = CardMeta { language: vec!["yue".into()], ..CardMeta::default() };
+        let groups = tag_groups(&TagInput { tags: &tags, task: None, library: None, meta: Some(&meta), index_url: "/" });
+        assert_eq!(
+            labels(&groups),
+            [
+                ("library", vec!["TensorFlow", "Rust", "OpenVINO", "ONNX", "PyTorch", "timm", "Keras"]),
+                ("language", vec!["yue", "fr", "jw"]),
+                ("other", vec!["xx", "llama"]),
+            ]
+        );
+        let tf = groups[0].tags.iter().find(|t| t.label == "TensorFlow").unwrap();
+        assert_eq!(tf.url, "/?q=tf", "the link searches the tag as the record writes it");
+    }
+
+    #[test]
+    fn the_lists_are_well_formed() {
+        assert_eq!(LANGUAGE_CODES.len(), 185, "ISO 639-1's 184 codes and `jw`");
+        assert!(LANGUAGE_CODES.iter().all(|c| c.len() == 2 && c.bytes().all(|b| b.is_ascii_lowercase())));
+        assert!(!LANGUAGE_CODES.contains(&"tf"));
+        assert_eq!(library_label("transformers"), Some("Transformers"));
+        assert_eq!(library_label("coreml"), Some("Core ML"));
+        assert_eq!(library_label("llama"), None);
     }
 
     #[test]
