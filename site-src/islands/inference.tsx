@@ -124,7 +124,11 @@ function distinct(examples: readonly Example[], key: "language" | "client" | "pr
   return [...new Set(examples.map((example) => example[key]))];
 }
 
-/** Shows `current` and hides every other example and every provider heading. */
+/**
+ * Shows `current` and hides every other example. Provider headings are
+ * left to screen readers only (the select names the provider), so the
+ * headings keep their order.
+ */
 function showOnly(examples: readonly Example[], current: Example, sections: readonly HTMLElement[]): void {
   for (const example of examples) {
     example.figure.hidden = example !== current;
@@ -132,28 +136,30 @@ function showOnly(examples: readonly Example[], current: Example, sections: read
   for (const section of sections) {
     section.hidden = !section.contains(current.figure);
     for (const heading of section.querySelectorAll<HTMLElement>(":scope > h3")) {
-      heading.hidden = true;
+      heading.classList.add("visually-hidden");
     }
   }
 }
 
 /** Undoes `showOnly` and the tabpanel marking: the markup as the generator wrote it. */
-function showAll(examples: readonly Example[], sections: readonly HTMLElement[]): void {
+function showAll(examples: readonly Example[], sections: readonly HTMLElement[], container: HTMLElement): void {
   for (const example of examples) {
     example.figure.hidden = false;
-    example.figure.removeAttribute("role");
-    example.figure.removeAttribute("aria-labelledby");
   }
+  container.removeAttribute("role");
+  container.removeAttribute("aria-labelledby");
   for (const section of sections) {
     section.hidden = false;
     for (const heading of section.querySelectorAll<HTMLElement>(":scope > h3")) {
-      heading.hidden = false;
+      heading.classList.remove("visually-hidden");
     }
   }
 }
 
 export interface InferencePickerProps {
   examples: readonly Example[];
+  /** The element holding the figures (with an id): the tabs' panel. */
+  container: HTMLElement;
   /** Provider sections around the figures (hidden when they hold no shown example). */
   sections: readonly HTMLElement[];
   initial: Example;
@@ -164,9 +170,10 @@ export interface InferencePickerProps {
 /**
  * Controls over the prerendered inference examples: language and client tabs,
  * a provider select and, for chat models, a streaming switch. Exactly one
- * example figure stays visible; it becomes the tabs' tabpanel.
+ * example figure stays visible; the element holding the figures is the
+ * tabs' tabpanel.
  */
-export function InferencePicker({ examples, sections, initial, fromHash }: InferencePickerProps) {
+export function InferencePicker({ examples, container, sections, initial, fromHash }: InferencePickerProps) {
   const [current, setCurrent] = useState<Example>(initial);
   const root = useRef<HTMLDivElement>(null);
   const prefix = `inference${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
@@ -198,19 +205,12 @@ export function InferencePicker({ examples, sections, initial, fromHash }: Infer
   const currentClientTab = clientTabId(current.client);
   useLayoutEffect(() => {
     showOnly(examples, current, sections);
-    for (const example of examples) {
-      if (example === current) {
-        example.figure.setAttribute("role", "tabpanel");
-        example.figure.setAttribute("aria-labelledby", currentClientTab);
-      } else {
-        example.figure.removeAttribute("role");
-        example.figure.removeAttribute("aria-labelledby");
-      }
-    }
-  }, [examples, sections, current, currentClientTab]);
+    container.setAttribute("role", "tabpanel");
+    container.setAttribute("aria-labelledby", currentClientTab);
+  }, [examples, container, sections, current, currentClientTab]);
 
   // Unmounting gives the page back its no-JavaScript layout.
-  useLayoutEffect(() => () => showAll(examples, sections), [examples, sections]);
+  useLayoutEffect(() => () => showAll(examples, sections, container), [examples, sections, container]);
 
   // A linked example was the page's target before the others were hidden:
   // bring the controls and that example into view together.
@@ -254,7 +254,7 @@ export function InferencePicker({ examples, sections, initial, fromHash }: Infer
           items={languages}
           selected={current.language}
           tabId={languageTabId}
-          controls={current.id}
+          controls={container.id}
           onSelect={(value) => choose("language", value)}
         />
       </div>
@@ -267,7 +267,7 @@ export function InferencePicker({ examples, sections, initial, fromHash }: Infer
           items={clients}
           selected={current.client}
           tabId={clientTabId}
-          controls={current.id}
+          controls={container.id}
           onSelect={(value) => choose("client", value)}
         />
       </div>

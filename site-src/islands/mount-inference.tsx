@@ -16,6 +16,6 @@ export function mount(host: HTMLElement): boolean {
   const sections = [...container.querySelectorAll<HTMLElement>("section[data-provider]")];
   return mountOver(
     host,
-    <InferencePicker examples={examples} sections={sections} initial={initial.example} fromHash={initial.fromHash} />,
+    <InferencePicker examples={examples} container={container} sections={sections} initial={initial.example} fromHash={initial.fromHash} />,
   );
 }

@@ -19,6 +19,8 @@
 //! - `align` becomes an `align-*` class (the policy forbids inline styles).
 //! - `<video>` and `<audio>` become a link to their media: a page plays
 //!   nothing by itself.
+//! - `<pre>` and `<table>` take the keyboard's focus (`tabindex="0"`), as
+//!   they may scroll sideways.
 //!
 //! The input is html5ever's serialisation of the sanitised tree, which is
 //! regular: every `<` in text is escaped, every attribute is `name="value"`
@@ -180,6 +182,11 @@ fn write_start(out: &mut Rewritten, card: &CardMarkup<'_>, tag: &Tag<'_>, name: 
     if remote {
         html.push_str(" loading=\"lazy\" referrerpolicy=\"no-referrer\"");
         out.remote_images = true;
+    }
+    // Code and tables may scroll sideways: the keyboard can focus them to
+    // scroll them (the sanitiser keeps no `tabindex` of the card's own).
+    if matches!(name, "pre" | "table") {
+        html.push_str(" tabindex=\"0\"");
     }
     html.push('>');
 }

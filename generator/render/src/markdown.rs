@@ -21,7 +21,7 @@
 
 use std::cell::RefCell;
 
-use pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
+use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 use pulldown_cmark_escape::{escape_href, escape_html};
 
 use crate::card_events::{CardEvents, CardState, Piece, RawHtml};
@@ -75,7 +75,7 @@ pub fn render_card(
             unhighlighted = true;
             highlighter.highlight(code, "text")
         };
-        format!("<pre class=\"hl-code\"><code>{highlighted}</code></pre>")
+        format!("<pre class=\"hl-code\" tabindex=\"0\"><code>{highlighted}</code></pre>")
     };
     let card = card_html(markdown, Path::Fastest, context, &mut code_block);
     let mut notes = card.notes;
@@ -209,10 +209,15 @@ enum Blocks {
     Copy,
 }
 
+/// The start tags of a card's code and tables: both may scroll sideways,
+/// so the keyboard can focus them to scroll them.
+pub(crate) const SCROLLING_PRE: &str = "<pre tabindex=\"0\">";
+pub(crate) const SCROLLING_TABLE: &str = "<table tabindex=\"0\">";
+
 /// A card shown as its Markdown source, for when its HTML would cost too much.
 fn shown_as_source(markdown: &str) -> String {
     let mut html = String::with_capacity(markdown.len() + 11);
-    html.push_str("<pre>");
+    html.push_str(SCROLLING_PRE);
     html.push_str(&escape_text(markdown));
     html.push_str("</pre>");
     html
@@ -242,8 +247,11 @@ fn fast_html<'a>(
             Event::InlineHtml("<input type=\"checkbox\" checked=\"\" disabled=\"\">\n".into())
         }
         Piece::Event(Event::TaskListMarker(false)) => Event::InlineHtml("<input type=\"checkbox\" disabled=\"\">\n".into()),
-        // Alignment is written as inline styles, which the CSP forbids.
-        Piece::Event(Event::Start(Tag::Table(columns))) => Event::Start(Tag::Table(vec![Alignment::None; columns.len()])),
+        // Alignment is written as inline styles, which the CSP forbids; and
+        // a table may scroll sideways, so it takes the keyboard's focus, as
+        // the sanitised path's tables do (`card_rewrite`). The writer's
+        // cells need no alignments.
+        Piece::Event(Event::Start(Tag::Table(_))) => Event::Html(SCROLLING_TABLE.into()),
         Piece::Event(event) => event,
     });
     let mut html = String::with_capacity(markdown_len * 3 / 2);
@@ -414,7 +422,7 @@ mod tests {
         let html = render(
             "| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~\n\n- [x] done\n- [ ] todo\n\nNote[^1].\n\n[^1]: The note.\n",
         );
-        assert!(html.contains("<table>") && html.contains("<td>1</td>"), "{html}");
+        assert!(html.contains("<table tabindex=\"0\">") && html.contains("<td>1</td>"), "{html}");
         assert!(html.contains("<del>old</del>"), "{html}");
         assert!(html.contains("<input") && html.contains("checked") && html.contains("disabled"), "{html}");
         assert!(html.contains("href=\"#user-content-1\""), "{html}");
@@ -424,7 +432,7 @@ mod tests {
     #[test]
     fn fenced_code_is_highlighted() {
         let html = render("```python\nimport torch\n```\n\n```{.js}\nlet a = \"<i>\";\n```\n");
-        assert!(html.contains("<pre class=\"hl-code\"><code><span class=\""), "{html}");
+        assert!(html.contains("<pre class=\"hl-code\" tabindex=\"0\"><code><span class=\""), "{html}");
         assert!(html.contains("&lt;i&gt;") && !html.contains("<i>"), "{html}");
         assert!(!html.contains('\u{E000}'), "placeholders are all replaced: {html}");
     }
@@ -545,6 +553,17 @@ mod tests {
         assert!(html.contains("<details><summary>More</summary>"), "{html}");
         assert!(html.contains("<em>text</em>"), "{html}");
         assert!(html.contains("href=\"https://example.com\""), "{html}");
+    }
+
+    #[test]
+    fn code_and_tables_take_the_keyboards_focus_on_both_paths() {
+        // Markdown only (the fast path) and raw HTML (the sanitised path).
+        let fast = render("| a |\n|---|\n| 1 |\n\n```\ncode\n```\n");
+        assert!(fast.contains("<table tabindex=\"0\">") && fast.contains("<pre class=\"hl-code\" tabindex=\"0\">"), "{fast}");
+        let raw = render("<table><tr><td>x</td></tr></table>\n\n<pre>raw</pre>\n\n<div tabindex=\"3\">y</div>\n\n| a |\n|---|\n| 1 |\n");
+        assert_eq!(raw.matches("<table tabindex=\"0\">").count(), 2, "{raw}");
+        assert!(raw.contains("<pre tabindex=\"0\">raw</pre>"), "{raw}");
+        assert!(!raw.contains("tabindex=\"3\""), "a card sets no focus order of its own: {raw}");
     }
 
     #[test]

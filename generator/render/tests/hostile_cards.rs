@@ -84,7 +84,7 @@ fn deeply_nested_markdown_is_flattened() {
 #[test]
 fn many_code_blocks_after_raw_html_render_in_seconds() {
     let card = render(&format!("<b>x</b>\n\n{}", "```\nx\n```\n\n".repeat(40_000)));
-    assert_eq!(card.html.matches("<pre class=\"hl-code\"><code>x\n</code></pre>").count(), 40_000);
+    assert_eq!(card.html.matches("<pre class=\"hl-code\" tabindex=\"0\"><code>x\n</code></pre>").count(), 40_000);
     assert!(card.notes.is_empty(), "{:?}", card.notes);
 }
 
@@ -108,7 +108,7 @@ fn a_card_whose_html_is_too_large_to_sanitise_is_shown_as_source() {
     let markdown: String = (0..100_000).map(|i| format!("x[^{i}]\n\n[^{i}]: y\n\n")).collect();
     let card = render(&markdown);
     assert!(has_note(&card, "the card is shown as Markdown source"), "{:?}", card.notes);
-    assert!(card.html.starts_with("<pre>x[^0]"), "{}", &card.html[..40]);
+    assert!(card.html.starts_with("<pre tabindex=\"0\">x[^0]"), "{}", &card.html[..40]);
     assert!(card.html.len() < markdown.len() * 2);
 }
 
@@ -126,7 +126,7 @@ fn a_card_whose_tables_would_be_padded_past_its_bound_is_shown_as_source() {
         let card = render(&markdown);
         assert!(has_note(&card, "its tables would be padded with up to"), "{:?}", card.notes);
         assert!(has_note(&card, "the card is shown as Markdown source"), "{:?}", card.notes);
-        assert!(card.html.starts_with("<pre>before") && !card.html.contains("<td>"), "{}", &card.html[..40]);
+        assert!(card.html.starts_with("<pre tabindex=\"0\">before") && !card.html.contains("<td>"), "{}", &card.html[..40]);
         assert!(card.html.len() < 2 * markdown.len(), "{} bytes from {}", card.html.len(), markdown.len());
         assert!(card.headings.is_empty());
     }
