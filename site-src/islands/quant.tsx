@@ -1,5 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useState } from "react";
 import { readStored, writeStored } from "./storage";
+import { requestLocalApp } from "./use-events";
 
 /**
  * The quantization picker of a GGUF model's "Use this model" panel. The page
@@ -7,9 +8,12 @@ import { readStored, writeStored } from "./storage";
  * `<script type="application/json">` block, what changes for every other
  * one: the text of each command figure and the href of each app link, by
  * element id, and the download link. Picking a quantization (here or with a
- * row's button in the quantization table) rewrites them in place, so the
- * copy buttons copy what is shown; the default brings back the page as
- * rendered.
+ * row's "Use" link in the quantization table) rewrites them in place, so
+ * the copy buttons copy what is shown; the default brings back the page as
+ * rendered. A row's link, which without JavaScript shows that
+ * quantization's command under the table, then shows the commands in "Use
+ * this model" instead, switching it to a local app if another choice is
+ * shown.
  */
 
 /** localStorage key of the last quantization picked, tried on every GGUF page. */
@@ -158,26 +162,26 @@ export function QuantPicker({ data }: QuantPickerProps) {
     writeStored(QUANT_STORAGE_KEY, next);
   };
 
-  // Each row of the quantization table gets a button that picks its quantization.
+  // Each row's "Use" link picks its quantization and shows the commands.
   useEffect(() => {
-    const buttons: HTMLButtonElement[] = [];
-    for (const row of document.querySelectorAll<HTMLElement>(".quant-table tr[data-quant]")) {
-      const rowLabel = row.dataset.quant ?? "";
-      if (!data.quants.some((q) => q.label === rowLabel)) continue;
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "quant-use";
-      button.textContent = "Use";
-      button.setAttribute("aria-label", `Use ${rowLabel} in the commands`);
-      button.addEventListener("click", () => {
-        choose(rowLabel);
-        document.getElementById("use-quant")?.scrollIntoView({ block: "nearest" });
-      });
-      row.querySelector("th")?.append(" ", button);
-      buttons.push(button);
-    }
-    return () => buttons.forEach((button) => button.remove());
-    // `choose` only sets state and storage: the buttons are added once.
+    const links = [...document.querySelectorAll<HTMLAnchorElement>(".quant-table a.quant-use[data-quant]")].filter(
+      (link) => data.quants.some((q) => q.label === link.dataset.quant),
+    );
+    const onClick = (event: MouseEvent): void => {
+      const link = event.currentTarget as HTMLAnchorElement;
+      event.preventDefault();
+      choose(link.dataset.quant ?? data.default);
+      const panel = document.getElementById("use-quant")?.closest<HTMLElement>(".use-panel");
+      if (panel == null) return;
+      requestLocalApp(panel);
+      const shown = panel.querySelector<HTMLElement>(
+        "details.local-app:not([hidden]) figure.example, details.local-app:not([hidden]) a.app-link",
+      );
+      (shown ?? panel).scrollIntoView({ block: "nearest" });
+    };
+    links.forEach((link) => link.addEventListener("click", onClick));
+    return () => links.forEach((link) => link.removeEventListener("click", onClick));
+    // `choose` only sets state and storage: the links are wired once.
   }, [data]);
 
   return (

@@ -1,5 +1,7 @@
-import { useCallback, useId, useLayoutEffect, useState } from "react";
+import { useCallback, useEffect, useId, useLayoutEffect, useState } from "react";
+import { flushSync } from "react-dom";
 import { fragmentId, useFragmentSelection } from "./fragment";
+import { SHOW_LOCAL_APP } from "./use-events";
 import { readStored, writeStored } from "./storage";
 import { TabList } from "./tabs";
 import type { TabItem } from "./tabs";
@@ -9,8 +11,11 @@ import type { TabItem } from "./tabs";
  * way of using the model (its library, hosted inference, each local app),
  * so without JavaScript every example is one click away. This island turns
  * their summaries into one row of tabs and shows one choice at a time. The
- * choice is remembered across model pages (like the inference language),
- * and a link into a choice (`#ex-...`, `#local-ollama`) selects it.
+ * page opens on the choice the generator opened (a GGUF repository on its
+ * first local app); the visitor's choice is remembered across model pages
+ * (like the inference language), except hosted inference on a model no
+ * provider serves; a link into a choice (`#ex-...`, `#local-ollama`)
+ * selects it.
  */
 
 /** localStorage key of the reader's last choice, shared by every model page. */
@@ -21,6 +26,10 @@ export interface UseChoice {
   value: string;
   label: string;
   details: HTMLDetailsElement;
+  /** The examples inside the details: the tab panel. */
+  body: HTMLElement;
+  /** False for hosted inference on a model no provider serves. */
+  served: boolean;
 }
 
 /** The choices the page rendered into `panel`, in page order. */
@@ -29,8 +38,9 @@ export function readChoices(panel: ParentNode): UseChoice[] {
   for (const details of panel.querySelectorAll<HTMLDetailsElement>("details.use-choice[data-choice]")) {
     const value = details.dataset.choice ?? "";
     const label = details.querySelector(".use-choice-name")?.textContent?.trim() ?? "";
-    if (value !== "" && label !== "" && details.id !== "") {
-      choices.push({ value, label, details });
+    const body = details.querySelector<HTMLElement>(":scope > .use-body");
+    if (value !== "" && label !== "" && details.id !== "" && body !== null) {
+      choices.push({ value, label, details, body, served: details.dataset.served !== "false" });
     }
   }
   return choices;
@@ -43,20 +53,34 @@ export function choiceFromHash(choices: readonly UseChoice[]): UseChoice | undef
   return target === null ? undefined : choices.find((choice) => choice.details.contains(target));
 }
 
-/** The choice to show first: the URL fragment's, else the remembered one, else the page's first. */
+/**
+ * The choice to show first: the URL fragment's, else the remembered one
+ * (unless it is hosted inference that no provider serves), else the one
+ * the page opened on, else the page's first.
+ */
 export function initialChoice(choices: readonly UseChoice[]): { choice: UseChoice; fromHash: boolean } | null {
   const linked = choiceFromHash(choices);
   if (linked !== undefined) {
     return { choice: linked, fromHash: true };
   }
   const stored = readStored(USE_STORAGE_KEY);
-  const remembered = typeof stored === "string" ? choices.find((choice) => choice.value === stored) : undefined;
-  const first = remembered ?? choices[0];
+  const remembered =
+    typeof stored === "string" ? choices.find((choice) => choice.value === stored && choice.served) : undefined;
+  const first = remembered ?? choices.find((choice) => choice.details.open) ?? choices[0];
   return first === undefined ? null : { choice: first, fromHash: false };
 }
 
-/** Marks the panel as tabbed and shows `current` only (or everything, closed but the first, with none). */
-function showChoice(panel: HTMLElement, choices: readonly UseChoice[], current: UseChoice | null, tabId: string): void {
+/**
+ * Marks the panel as tabbed and shows `current` only, its examples as the
+ * tab panel (`panelId`); with none, everything as the page rendered it.
+ */
+function showChoice(
+  panel: HTMLElement,
+  choices: readonly UseChoice[],
+  current: UseChoice | null,
+  tabId: string,
+  panelId: string,
+): void {
   panel.classList.toggle("is-tabbed", current !== null);
   for (const choice of choices) {
     const shown = current === null || choice === current;
@@ -65,11 +89,13 @@ function showChoice(panel: HTMLElement, choices: readonly UseChoice[], current: 
       choice.details.open = shown;
     }
     if (current !== null && shown) {
-      choice.details.setAttribute("role", "tabpanel");
-      choice.details.setAttribute("aria-labelledby", tabId);
+      choice.body.id = panelId;
+      choice.body.setAttribute("role", "tabpanel");
+      choice.body.setAttribute("aria-labelledby", tabId);
     } else {
-      choice.details.removeAttribute("role");
-      choice.details.removeAttribute("aria-labelledby");
+      choice.body.removeAttribute("id");
+      choice.body.removeAttribute("role");
+      choice.body.removeAttribute("aria-labelledby");
     }
   }
   // The quantization picker applies to the local apps only.
@@ -92,13 +118,27 @@ export function UsePicker({ panel, choices, initial, fromHash }: UsePickerProps)
   const tabId = (value: string): string => `${prefix}-${value.replace(/[^A-Za-z0-9_-]/g, "_")}`;
   const items: TabItem[] = choices.map((choice) => ({ value: choice.value, label: choice.label }));
   const currentTab = tabId(current.value);
+  const panelId = `${prefix}-panel`;
 
   useLayoutEffect(() => {
-    showChoice(panel, choices, current, currentTab);
-  }, [panel, choices, current, currentTab]);
+    showChoice(panel, choices, current, currentTab, panelId);
+  }, [panel, choices, current, currentTab, panelId]);
 
   // Unmounting gives the page back its no-JavaScript layout.
-  useLayoutEffect(() => () => showChoice(panel, choices, null, ""), [panel, choices]);
+  useLayoutEffect(() => () => showChoice(panel, choices, null, "", ""), [panel, choices]);
+
+  // The quantization table's "Use" links show their commands here: a
+  // local app, the first one unless one is shown already.
+  useEffect(() => {
+    const firstLocal = choices.find((choice) => choice.value.startsWith("local-"));
+    const onRequest = (): void => {
+      if (firstLocal !== undefined) {
+        flushSync(() => setCurrent((shown) => (shown.value.startsWith("local-") ? shown : firstLocal)));
+      }
+    };
+    panel.addEventListener(SHOW_LOCAL_APP, onRequest);
+    return () => panel.removeEventListener(SHOW_LOCAL_APP, onRequest);
+  }, [panel, choices]);
 
   // A link into a choice was the page's target before the others were hidden.
   useLayoutEffect(() => {
@@ -133,7 +173,7 @@ export function UsePicker({ panel, choices, initial, fromHash }: UsePickerProps)
         items={items}
         selected={current.value}
         tabId={tabId}
-        controls={current.details.id}
+        controls={panelId}
         onSelect={choose}
       />
     </div>

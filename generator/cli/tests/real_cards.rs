@@ -260,6 +260,48 @@ fn parameter_counts_are_worded_as_the_hub_words_them() {
     assert_eq!(fact(BLOOM, "Model size").as_deref(), Some("176B params"));
 }
 
+/// A GGUF repository saved from the Hub carries what the Hub read from its
+/// files' headers (`gguf`): the page shows it as the Hub does, "8.03B
+/// params" and the architecture, with the context length.
+#[test]
+fn gguf_repositories_show_what_the_hub_read_from_their_headers() {
+    assert_eq!(fact(LLAMA31_GGUF, "Model size").as_deref(), Some("8.03B params"));
+    assert_eq!(fact(LLAMA31_GGUF, "Architecture").as_deref(), Some("<code>llama</code>"));
+    assert_eq!(fact(LLAMA31_GGUF, "Context length").as_deref(), Some("131,072 tokens"));
+    let page = page(LLAMA31_GGUF);
+    let section = part(&page, "gguf");
+    assert!(section.contains("<dt>Context length</dt><dd>131,072 tokens</dd>"), "{section}");
+    assert!(section.contains("As the Hub read them from the headers of the files."), "{section}");
+    // A model without GGUF files shows neither.
+    assert_eq!(fact(LLAMA31, "Architecture"), None);
+}
+
+/// The choice of "Use this model" a page opens on, in the HTML itself: a
+/// GGUF repository on its first local app, a model no provider serves
+/// never on hosted inference (which comes last and says so), a served
+/// model on its library as before.
+#[test]
+fn the_opening_choice_is_decided_at_build_time() {
+    let opened = |id: &str| -> Vec<String> {
+        tokens(&page(id))
+            .into_iter()
+            .filter(|n| matches!(n, Node::Start { name, .. } if name == "details") && n.attr("open").is_some())
+            .filter_map(|n| n.attr("data-choice").map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(opened(LLAMA31_GGUF), ["local-llama.cpp"]);
+    assert_eq!(opened(ZEPHYR), ["library"]);
+    assert_eq!(opened(LLAMA31), ["library"]);
+    let unserved = page(LLAMA31_GGUF);
+    assert!(unserved.contains("No hosted inference provider serves this model yet"), "the page says so");
+    assert!(unserved.contains("data-choice=\"inference\" data-served=\"false\""));
+    let choices: Vec<String> = tokens(&unserved).into_iter().filter_map(|n| n.attr("data-choice").map(str::to_owned)).collect();
+    assert_eq!(choices.last().map(String::as_str), Some("inference"), "hosted inference comes last: {choices:?}");
+    let served = page(LLAMA31);
+    assert!(!served.contains("No hosted inference provider"));
+    assert!(served.contains("data-choice=\"inference\" data-served=\"true\""));
+}
+
 /// Every "load model directly" example passes `device_map="auto"`, which
 /// needs accelerate: the install example and the notebook install it.
 #[test]

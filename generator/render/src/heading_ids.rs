@@ -52,6 +52,7 @@ const PAGE_IDS: &[&str] = &[
     // The layout of issue 18: "Use this model", the card's contents, the
     // header search.
     "use-heading",
+    "use-panel",
     "use-library",
     "use-inference",
     "use-quant",
@@ -177,6 +178,27 @@ impl HeadingIds {
     }
 }
 
+/// Fewest headings a card has for its contents to be listed.
+const MIN_CONTENTS: usize = 4;
+/// Most headings the contents list.
+const MAX_CONTENTS: usize = 80;
+
+/// The headings a card's contents list: its top two levels. The top is the
+/// first level with two headings or more, so a card whose one `#` heading
+/// is its title lists its sections and their subsections (and the title);
+/// none for a card of fewer than [`MIN_CONTENTS`] headings.
+pub fn card_contents(headings: &[CardHeading]) -> Vec<CardHeading> {
+    if headings.len() < MIN_CONTENTS {
+        return Vec::new();
+    }
+    let mut per_level = [0usize; 8];
+    for heading in headings {
+        per_level[usize::from(heading.level).min(7)] += 1;
+    }
+    let top = (0..8).find(|&level| per_level[level] >= 2).or_else(|| (0..8).find(|&level| per_level[level] > 0)).unwrap_or(0);
+    headings.iter().filter(|h| usize::from(h.level) <= top + 1).take(MAX_CONTENTS).cloned().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,5 +276,20 @@ mod tests {
         for page_id in ["main", "meta-heading", "card-heading", "ex-x", "local-llama.cpp", "provider-1", "searchr2-q"] {
             assert!(is_page_id(page_id), "{page_id}");
         }
+    }
+
+    #[test]
+    fn contents_list_the_top_two_levels_the_card_uses() {
+        let h = |level: u8, text: &str| CardHeading { level, id: slug(text), text: text.to_owned() };
+        // One title, sections, subsections, and deeper headings left out.
+        let card = [h(2, "Zephyr"), h(3, "Model description"), h(4, "Sources"), h(3, "Uses"), h(4, "Limits"), h(5, "Detail")];
+        let texts = |list: Vec<CardHeading>| list.into_iter().map(|h| h.text).collect::<Vec<_>>();
+        assert_eq!(texts(card_contents(&card)), ["Zephyr", "Model description", "Sources", "Uses", "Limits"]);
+        // Sections only (`##` shown as h3): their subsections (h4) are listed.
+        let card = [h(3, "Usage"), h(4, "Install"), h(4, "Run"), h(3, "Training"), h(5, "x")];
+        assert_eq!(texts(card_contents(&card)), ["Usage", "Install", "Run", "Training"]);
+        assert!(card_contents(&card[..3]).is_empty(), "a short card has none");
+        let long: Vec<CardHeading> = (0..200).map(|i| h(3, &format!("s{i}"))).collect();
+        assert_eq!(card_contents(&long).len(), MAX_CONTENTS);
     }
 }

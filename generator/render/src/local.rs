@@ -7,7 +7,7 @@ use modelpages_gguf::{file_type_name, GgufFile, GgufFiles, ModelFacts};
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
-use crate::facts::{bytes_text, params_text};
+use crate::facts::{bytes_text, params_text, GgufHeaderFacts};
 use crate::highlight::{Highlighter, ShapeValues};
 
 #[derive(Serialize)]
@@ -27,7 +27,10 @@ struct FactsView {
     architecture: Option<String>,
     context_length: Option<u64>,
     /// e.g. `8.03B params`.
-    parameters: String,
+    parameters: Option<String>,
+    /// Whether the build read them from the model's own files (else they
+    /// are what the Hub read, from the record).
+    read_here: bool,
 }
 
 #[derive(Serialize)]
@@ -41,6 +44,8 @@ struct QuantRowView {
     /// The file type the header names when it is not the label's (`Q4_K_M`
     /// for a `Q4_K_L` file, or a mislabelled file).
     header_type: Option<&'static str>,
+    /// The element the row's "Use" link leads to, when it has one.
+    use_target: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -51,8 +56,9 @@ struct FileView {
     parts: Option<String>,
 }
 
-/// The GGUF section of a page; `None` for a model without GGUF files.
-pub(crate) fn gguf_view(gguf: &GgufFiles) -> Option<GgufView> {
+/// The GGUF section of a page, with what the files' headers say
+/// (`header`); `None` for a model without GGUF files.
+pub(crate) fn gguf_view(gguf: &GgufFiles, header: GgufHeaderFacts) -> Option<GgufView> {
     if !gguf.has_model_files() && gguf.projectors.is_empty() {
         return None;
     }
@@ -71,13 +77,17 @@ pub(crate) fn gguf_view(gguf: &GgufFiles) -> Option<GgufView> {
                 .and_then(|f| f.file_type)
                 .and_then(file_type_name)
                 .filter(|name| *name != group.label.file_type()),
+            use_target: None,
         })
         .collect();
     Some(GgufView {
-        facts: gguf.model_facts().map(|f| FactsView {
-            architecture: f.architecture.clone(),
-            context_length: f.context_length,
-            parameters: params_text(f.parameter_count),
+        facts: (header.parameters.is_some() || header.architecture.is_some() || header.context_length.is_some()).then(|| {
+            FactsView {
+                architecture: header.architecture,
+                context_length: header.context_length,
+                parameters: header.parameters.map(params_text),
+                read_here: header.read_here,
+            }
         }),
         has_tensor_types: groups.iter().any(|g| g.tensor_types.is_some()),
         groups,
@@ -85,6 +95,15 @@ pub(crate) fn gguf_view(gguf: &GgufFiles) -> Option<GgufView> {
         unlabelled: gguf.unlabelled.iter().map(file_view).collect(),
         projectors: gguf.projectors.iter().map(file_view).collect(),
     })
+}
+
+impl GgufView {
+    /// Gives the rows, in order, the targets of their "Use" links.
+    pub(crate) fn set_use_targets(&mut self, targets: Vec<Option<String>>) {
+        for (row, target) in self.groups.iter_mut().zip(targets) {
+            row.use_target = target;
+        }
+    }
 }
 
 fn file_view(file: &GgufFile) -> FileView {

@@ -9,14 +9,15 @@ use modelpages_record::LoadedModel;
 use serde::{Deserialize, Serialize};
 
 use crate::card_links::CardContext;
-use crate::facts::{model_facts, facts_notes, FactsInput, ModelFacts, FILES_ON_PAGE};
+use crate::facts::{facts_notes, gguf_facts, model_facts, FactsInput, ModelFacts, FILES_ON_PAGE};
 use crate::tree::TreeBlock;
-use crate::heading_ids::CardHeading;
+use crate::heading_ids::{card_contents, CardHeading};
 use crate::highlight::{Highlighter, ShapeValues};
 use crate::local::{gguf_view, local_app_views, GgufView, LocalAppView};
+use modelpages_snippets::inference::provider_mappings;
 use modelpages_snippets::LocalAppExample;
 use crate::markdown::render_card;
-use crate::quant_picker::{picker_json, quant_picker_view, QuantPickerView, QuantVariant};
+use crate::quant_picker::{picker_json, quant_commands, quant_picker_view, QuantCommand, QuantPickerView, QuantVariant};
 use crate::templates::{TemplateError, Templates};
 
 /// Site-wide values every page needs.
@@ -183,17 +184,27 @@ struct ModelView<'a> {
     last_modified: Option<&'a str>,
     /// Sanitised card HTML, marked safe so the template does not escape it again.
     card_html: Option<Value>,
-    /// The card's headings with their ids, for a table of contents.
+    /// The card's headings with their ids.
     card_headings: Vec<CardHeading>,
+    /// The headings the card's contents list ([`card_contents`]).
+    toc: Vec<CardHeading>,
     examples: Vec<ExampleView<'a>>,
     inference: Vec<ProviderView<'a>>,
     gguf: Option<GgufView>,
     local_apps: Vec<LocalAppView<'a>>,
     notebook_url: Option<&'a str>,
-    /// Layout (issue 18): the quantization picker's data, for GGUF models.
+    /// The quantization picker's data, for GGUF models.
     quant_picker: Option<QuantPickerView>,
     /// The same as JSON for the page's data block (HTML-safe).
     quant_picker_json: Option<Value>,
+    /// Each quantization's command, for the quantization table's links.
+    quant_commands: Vec<QuantCommand>,
+    /// The choice of "Use this model" the page opens on: `library`,
+    /// `inference` or `local` (the first local app).
+    opening: &'static str,
+    /// Whether a hosted-inference provider serves the model: a live entry
+    /// in the record's provider mapping.
+    hosted_served: bool,
     /// Size, license, dates, files, evaluations, tags, tree, inputs (issue 18).
     facts: ModelFacts,
 }
@@ -320,6 +331,16 @@ pub fn render_model_page(
             _ => inference.push(ProviderView { provider: &example.provider, examples: vec![view] }),
         }
     }
+    let hosted_served = provider_mappings(record.inference_provider_mapping.as_ref()).iter().any(|m| m.status == "live");
+    let opening = opening_choice(page, hosted_served);
+    let mut gguf = gguf_view(&page.gguf, gguf_facts(&page.gguf, record.gguf.get()));
+    let (quant_commands, use_targets) = match page.gguf.default {
+        Some(default) if page.quant_variants.len() >= 2 => quant_commands(&page.local_apps, &page.quant_variants, default),
+        _ => (Vec::new(), Vec::new()),
+    };
+    if let Some(gguf) = gguf.as_mut() {
+        gguf.set_use_targets(use_targets);
+    }
     let view = ModelView {
         id: model.id.as_str(),
         namespace: model.id.namespace(),
@@ -333,14 +354,18 @@ pub fn render_model_page(
         likes: record.likes,
         last_modified: record.last_modified.as_deref(),
         card_html,
+        toc: card_contents(&card_headings),
         card_headings,
         examples,
         inference,
-        gguf: gguf_view(&page.gguf),
+        gguf,
         local_apps: local_app_views(&page.local_apps, highlighter, &values),
         notebook_url: page.notebook_url.as_deref(),
         quant_picker: None,
         quant_picker_json: None,
+        quant_commands,
+        opening,
+        hosted_served,
         facts: model_facts(&facts_input, FILES_ON_PAGE),
     };
     let quant_picker = quant_picker_of(page);
@@ -388,7 +413,27 @@ fn render_subpages(
     Ok(pages)
 }
 
-/// Layout (issue 18): the quantization picker of a GGUF model's page.
+/// The choice "Use this model" opens on, decided here so the page opens on
+/// it without JavaScript: a GGUF repository's first local app (with the
+/// default quantization, which the table and picker then rewrite); else the
+/// model's library; else hosted inference when a provider serves the model;
+/// else the first local app; else hosted inference, the only choice left.
+fn opening_choice(page: &ModelPage<'_>, hosted_served: bool) -> &'static str {
+    let has_local = !page.local_apps.is_empty();
+    if has_local && page.gguf.has_model_files() {
+        "local"
+    } else if page.library.is_some() {
+        "library"
+    } else if hosted_served && !page.inference.is_empty() {
+        "inference"
+    } else if has_local {
+        "local"
+    } else {
+        "inference"
+    }
+}
+
+/// The quantization picker of a GGUF model's page.
 fn quant_picker_of(page: &ModelPage<'_>) -> Option<QuantPickerView> {
     let default = page.gguf.default?;
     let context = &page.card_context;

@@ -13,6 +13,13 @@
 //! page shows the default quantization's commands and the quantization
 //! table, as it always did.
 //!
+//! The quantization table's "Use" links lead to what a reader who picks a
+//! row wants to see: the first local app's first command for that
+//! quantization ([`quant_commands`]). The page carries it as a block that
+//! shows when it is the link's target, so the links work without
+//! JavaScript; the island instead rewrites the commands in "Use this model"
+//! and shows them there.
+//!
 //! Page weight stays bounded: a command is carried only when it differs,
 //! at most [`MAX_QUANTS`] quantizations are offered, and a command longer
 //! than [`MAX_COMMAND_BYTES`] is left out of the data (the picker then says
@@ -73,6 +80,67 @@ struct QuantChoice {
     links: BTreeMap<String, String>,
     /// Whether some changed command was too long to carry.
     partial: bool,
+}
+
+/// The first local app's first example for one quantization, shown when a
+/// "Use" link of the quantization table names it (`mp-quant-<n>`).
+#[derive(Debug, Serialize)]
+pub(crate) struct QuantCommand {
+    /// The element id the row's link names.
+    pub(crate) id: String,
+    pub(crate) label: String,
+    /// The app's name and the example's title (`llama.cpp`, `Run`).
+    pub(crate) app: String,
+    pub(crate) title: String,
+    /// The command, or for an app opened by a link, that link.
+    pub(crate) command: Option<String>,
+    pub(crate) link: Option<String>,
+}
+
+/// Where each quantization's "Use" link leads, in `variants` order: the
+/// default's to the page's own first command (`local-1-1`), the others' to
+/// their [`QuantCommand`]. `None` for a quantization past [`MAX_QUANTS`] or
+/// whose command is too long to carry.
+pub(crate) fn quant_commands(
+    shown: &[LocalAppExample],
+    variants: &[QuantVariant],
+    default: usize,
+) -> (Vec<QuantCommand>, Vec<Option<String>>) {
+    let Some(first) = shown.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut commands = Vec::new();
+    let mut targets = Vec::with_capacity(variants.len());
+    for (index, variant) in variants.iter().enumerate() {
+        if index >= MAX_QUANTS {
+            targets.push(None);
+            continue;
+        }
+        if index == default {
+            targets.push(Some(local_example_id(1, 1)));
+            continue;
+        }
+        let example = variant.apps.first().filter(|e| e.app == first.app && e.title == first.title && e.kind == first.kind);
+        let Some(example) = example.filter(|e| e.content.len() <= MAX_COMMAND_BYTES) else {
+            targets.push(None);
+            continue;
+        };
+        let id = format!("mp-quant-{}", index + 1);
+        let (command, link) = match example.kind {
+            LocalAppKind::Command => (Some(example.content.clone()), None),
+            LocalAppKind::DeepLink => (None, Some(example.content.clone())),
+        };
+        targets.push(Some(id.clone()));
+        commands.push(QuantCommand {
+            id,
+            label: variant.label.clone(),
+            app: example.label.clone(),
+            title: example.title.clone(),
+            command,
+            link,
+        });
+    }
+    (commands, targets)
 }
 
 /// `view` as JSON to put inside a `<script type="application/json">`:
@@ -211,6 +279,26 @@ mod tests {
         let carried: Vec<(&str, &str)> = q8.commands.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         assert_eq!(carried, [("local-1-2", "llama-cli -hf a/m:Q8_0"), ("local-2-1", "ollama run hf.co/a/m:Q8_0")]);
         assert!(view.quants[1].commands.is_empty(), "the default carries nothing: the page shows it");
+    }
+
+    #[test]
+    fn each_quantization_leads_to_the_first_apps_command_for_it() {
+        let for_quant = |q: &str| {
+            vec![
+                command("llama.cpp", "Run", &format!("llama-server -hf a/m:{q}")),
+                command("ollama", "Run", &format!("ollama run hf.co/a/m:{q}")),
+            ]
+        };
+        let mut long = for_quant("Q2_K");
+        long[0].content.push_str(&" ".repeat(MAX_COMMAND_BYTES));
+        let variants = [variant("Q8_0", for_quant("Q8_0")), variant("Q4_K_M", for_quant("Q4_K_M")), variant("Q2_K", long)];
+        let (commands, targets) = quant_commands(&for_quant("Q4_K_M"), &variants, 1);
+        assert_eq!(targets, [Some("mp-quant-1".to_owned()), Some("local-1-1".to_owned()), None]);
+        assert_eq!(commands.len(), 1, "the default is the page's own command, a long one is not carried");
+        let q8 = &commands[0];
+        assert_eq!((q8.id.as_str(), q8.label.as_str(), q8.app.as_str()), ("mp-quant-1", "Q8_0", "llama.cpp"));
+        assert_eq!(q8.command.as_deref(), Some("llama-server -hf a/m:Q8_0"));
+        assert!(quant_commands(&[], &variants, 1).0.is_empty());
     }
 
     #[test]
