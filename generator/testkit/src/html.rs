@@ -218,7 +218,7 @@ fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Opti
         // The header's search: a GET form to the site's own index.
         "form" => {
             let own = node.attr("method") == Some("get") && node.attr("action").is_some_and(|a| a.starts_with('/'));
-            (own && node.attr("class") == Some("site-search") && only(&["class", "role", "action", "method"])).then_some(None)
+            (own && node.attr("class") == Some("site-search") && only(&["class", "role", "aria-label", "action", "method"])).then_some(None)
         }
         "link" => {
             let stylesheet = node.attr("rel") == Some("stylesheet") && node.attr("href") == Some(site.stylesheet.as_str());
