@@ -172,6 +172,33 @@ export async function answerRemoteImage(route, record, body) {
   return true;
 }
 
+/** A 1x1 PNG, answered for the remote images of cards. */
+export const STAND_IN_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+
+/**
+ * For test files whose pages show cards with remote images: returns a
+ * `newContext(options)` whose `https:` images are answered with
+ * STAND_IN_PNG (never sent) and other requests to other hosts refused, and
+ * takes the answered ones out of the harness's record after each test.
+ * Call it before `useHarness`, so that happens before the harness checks.
+ */
+export function standInRemoteImages(afterEach, harness) {
+  const answered = [];
+  afterEach(() => {
+    harness().forgetRequests(answered.splice(0).map((a) => a.url));
+  });
+  return async (options) => {
+    const context = await harness().newContext(options);
+    await context.route(/^https:\/\//, async (route) => {
+      if (!(await answerRemoteImage(route, answered, STAND_IN_PNG))) await route.abort();
+    });
+    return context;
+  };
+}
+
 /** Attributes and text of every example figure that is shown. */
 /**
  * Registers the hooks every browser test file needs: start the harness before

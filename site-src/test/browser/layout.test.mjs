@@ -1,16 +1,20 @@
-// The model page's layout (issue 18), in headless Chromium: the card starts
-// on the first screen, "Use this model" shows one choice at a time (and a
-// bounded amount of code), the quantization picker rewrites the commands
-// and the download link, namespace links and breadcrumbs, the header search
-// with and without JavaScript, no island script where there is no island,
-// and every example reachable without JavaScript. Also the screenshots the
-// issue asks for (chat, GGUF, text-to-image, sentence-similarity models at
-// 1366 and 390 px, light and dark).
+// The model page's layout, in headless Chromium: on a wide screen "Use
+// this model" under the title with the facts beside it and the card still
+// starting on the first screen; on a phone the card first, "Use this model"
+// one tap away, and the same order for screen readers; the card's contents
+// beside it from its start, sticky, with its second level; "Use this
+// model" showing one choice at a time (and a bounded amount of code), the
+// quantization picker rewriting the commands and the download link,
+// namespace links and breadcrumbs, the header search with and without
+// JavaScript, no island script where there is no island, and every example
+// reachable without JavaScript. Also screenshots (chat, GGUF,
+// text-to-image, sentence-similarity models at 1366 and 390 px, light and
+// dark).
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHAT_MODEL, DIST, IMAGE_MODEL, SCREENSHOTS, answerRemoteImage, chooseUse, modelPath, useHarness } from "./harness.mjs";
+import { CHAT_MODEL, DIST, IMAGE_MODEL, SCREENSHOTS, chooseUse, modelPath, standInRemoteImages, useHarness } from "./harness.mjs";
 
 const GGUF_MODEL = "modelpages-fixtures/tiny-llama-GGUF";
 const BIG_GGUF_MODEL = "unsloth/gemma-3-27b-it-GGUF";
@@ -21,30 +25,13 @@ const ZEPHYR = "HuggingFaceH4/zephyr-7b-beta";
 /** Most example code visible at once at 1366 px. */
 const CODE_BUDGET_PX = 1800;
 
-/** A PNG answered for every remote image (zephyr's card shows some): no request leaves the machine. */
-const STAND_IN = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
-  "base64",
-);
-const answered = [];
-
 let harness;
-// Registered before the harness's own check of off-host requests, so the
-// images answered here (never sent) are out of the record by then.
-afterEach(() => {
-  harness.forgetRequests(answered.splice(0).map((a) => a.url));
-});
+// Zephyr's card shows remote images: answered unsent.
+const newContext = standInRemoteImages(afterEach, () => harness);
 useHarness({ before, after, afterEach }, (started) => {
   harness = started;
 });
 
-async function newContext(options) {
-  const context = await harness.newContext(options);
-  await context.route(/^https:\/\//, async (route) => {
-    if (!(await answerRemoteImage(route, answered, STAND_IN))) await route.abort();
-  });
-  return context;
-}
 before(() => {
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
@@ -57,10 +44,20 @@ async function openReady(context, path) {
   return page;
 }
 
-/** Total height of the example code on screen in "Use this model". */
+/**
+ * Total height of the example code on screen in "Use this model": of each
+ * shown example, the part inside its choice's box (which scrolls on wide
+ * screens).
+ */
 function visibleCodeHeight(page) {
   return page.$$eval(".use-panel pre", (pres) =>
-    pres.filter((pre) => pre.checkVisibility()).reduce((sum, pre) => sum + pre.getBoundingClientRect().height, 0),
+    pres
+      .filter((pre) => pre.checkVisibility())
+      .reduce((sum, pre) => {
+        const box = pre.getBoundingClientRect();
+        const frame = pre.closest(".use-body").getBoundingClientRect();
+        return sum + Math.max(0, Math.min(box.bottom, frame.bottom) - Math.max(box.top, frame.top));
+      }, 0),
   );
 }
 
@@ -69,35 +66,53 @@ function apiFile(id) {
 }
 
 describe("model page layout", () => {
-  test("the card's first heading is on the first screen at 1366x900", async () => {
+  test("at 1366x900 'Use this model' is under the title and the card starts on the first screen", async () => {
     const context = await newContext({ viewport: WIDE });
     for (const id of [CHAT_MODEL, ZEPHYR, CARD_GGUF_MODEL, IMAGE_MODEL, SIMILARITY_MODEL]) {
       const page = await openReady(context, modelPath(id));
-      const top = await page.evaluate(() => {
-        const heading = document.querySelector(".card-body :is(h1, h2, h3, h4)");
-        return heading ? heading.getBoundingClientRect().top + window.scrollY : null;
-      });
-      assert.ok(top !== null, `${id}: the card has a heading`);
-      assert.ok(top < 900, `${id}: the card's first heading is at ${top} px`);
-      // And the card is the main column: the side column is beside it.
-      const [main, side] = await page.evaluate(() =>
-        [".model-main", ".model-side-top"].map((s) => document.querySelector(s).getBoundingClientRect().left),
-      );
-      assert.ok(side > main + 400, `${id}: side column at ${side}, main at ${main}`);
+      // At least 100 px of the card on the first screen.
+      const top = await page.evaluate(() => document.querySelector(".card-body > *").getBoundingClientRect().top + window.scrollY);
+      assert.ok(top < 800, `${id}: the card starts at ${top} px`);
+      // "Use this model" is above the card, as wide, with the facts beside it.
+      const box = (selector) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().toJSON(), selector);
+      const [use, card, facts] = [await box(".use-panel"), await box(".model-main"), await box(".model-facts")];
+      assert.ok(use.bottom <= card.top && use.left === card.left && use.width === card.width, `${id}: panel ${JSON.stringify(use)}, card ${JSON.stringify(card)}`);
+      assert.ok(use.width >= 800, `${id}: the panel is ${use.width} px wide`);
+      assert.ok(facts.left > use.right && facts.top < use.bottom, `${id}: the facts are beside the panel`);
       await page.close();
     }
     await context.close();
   });
 
-  test("on a phone: the facts, then 'Use this model', then the card; 320 px without sideways scrolling", async () => {
+  test("on a 390 px phone the card comes first, 'Use this model' one tap away; 320 px without sideways scrolling", async () => {
     const context = await newContext({ viewport: { width: 390, height: 844 } });
-    const page = await openReady(context, modelPath(BIG_GGUF_MODEL));
-    const order = await page.evaluate(() =>
-      [".model-side-top", ".use-panel", ".model-card", ".model-side-bottom"].map(
-        (s) => document.querySelector(s).getBoundingClientRect().top,
-      ),
-    );
-    assert.deepEqual([...order].sort((a, b) => a - b), order, `tops ${order}`);
+    for (const id of [CARD_GGUF_MODEL, CHAT_MODEL, IMAGE_MODEL]) {
+      const page = await openReady(context, modelPath(id));
+      // On screen: the title, then the card; then the panel, facts, tags.
+      const order = await page.evaluate(() =>
+        ["h1", ".model-card", ".use-panel", ".facts", ".tag-groups"].map((s) => document.querySelector(s).getBoundingClientRect().top),
+      );
+      assert.deepEqual([...order].sort((a, b) => a - b), order, `${id}: tops ${order}`);
+      const cardTop = await page.evaluate(() => document.querySelector(".card-body").getBoundingClientRect().top);
+      assert.ok(cardTop < 500, `${id}: the card starts ${cardTop} px down`);
+      // Screen readers take the same order: the markup's.
+      const markup = await page.evaluate(() => {
+        const all = [...document.querySelectorAll("h1, .model-card, .use-panel, .facts, .tag-groups")];
+        return all.map((e) => e.tagName === "H1" ? "title" : e.className.split(" ")[0]);
+      });
+      assert.deepEqual(markup, ["title", "model-card", "use-panel", "facts", "tag-groups"], id);
+      // One tap from the title to "Use this model".
+      const jump = page.locator("a.use-jump");
+      assert.ok(await jump.isVisible(), `${id}: the jump is shown`);
+      assert.ok((await jump.boundingBox()).y < 400, `${id}: the jump is near the title`);
+      await jump.click();
+      await page.waitForFunction(() => {
+        const top = document.querySelector(".use-panel").getBoundingClientRect().top;
+        return top >= 0 && top < 40;
+      });
+      await page.close();
+    }
+    const page = await context.newPage();
     for (const path of [modelPath(BIG_GGUF_MODEL), modelPath(CHAT_MODEL), "/"]) {
       await page.setViewportSize({ width: 320, height: 640 });
       await page.goto(`${harness.origin}${path}`);
@@ -107,7 +122,7 @@ describe("model page layout", () => {
     await context.close();
   });
 
-  test("a long card gets a table of contents linking its headings", async () => {
+  test("a long card's contents are beside it from its start, sticky, with its second level", async () => {
     const context = await newContext({ viewport: WIDE });
     const page = await openReady(context, modelPath(ZEPHYR));
     const links = await page.locator("nav.card-toc-wide a").evaluateAll((as) =>
@@ -115,6 +130,21 @@ describe("model page layout", () => {
     );
     assert.ok(links.length >= 4, `${links.length} links`);
     for (const { href, target } of links) assert.match(target ?? "", /^H[1-6]$/, `${href} leads to a heading`);
+    // The card's sections (## shown as h3) and their subsections (h4).
+    const levels = new Set(links.map((l) => l.target));
+    assert.ok(levels.has("H3") && levels.has("H4"), `levels ${[...levels]}`);
+    // Shown on the first screen, before the card starts, and still in view
+    // with the card scrolled halfway.
+    const [toc, card] = await page.evaluate(() =>
+      ["nav.card-toc-wide", ".model-card"].map((s) => document.querySelector(s).getBoundingClientRect().toJSON()),
+    );
+    assert.ok(toc.top <= card.top && toc.top < 900, `contents at ${toc.top}, card at ${card.top}`);
+    await page.evaluate(() => {
+      const card = document.querySelector(".model-card").getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + card.top + card.height / 2);
+    });
+    const stuck = await page.evaluate(() => document.querySelector("nav.card-toc-wide").getBoundingClientRect().top);
+    assert.ok(stuck >= 0 && stuck < 100, `the contents stick at the top: ${stuck}`);
     await page.locator("nav.card-toc-wide a").nth(2).click();
     const hash = await page.evaluate(() => window.location.hash);
     assert.equal(hash, links[2].href);
@@ -189,8 +219,8 @@ describe("model page layout", () => {
     await chooseUse(page, "Ollama");
     await page.locator("#local-ollama button.copy-button").first().click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await ollama());
-    // The quantization table's row button picks a quantization back.
-    await page.locator('.quant-table tr[data-quant="Q4_K_M"] button.quant-use').click();
+    // The quantization table's row link picks a quantization back.
+    await page.locator('.quant-table tr[data-quant="Q4_K_M"] a.quant-use').click();
     assert.match(await ollama(), /:Q4_K_M'/);
     assert.equal(await page.getByLabel("Quantization").inputValue(), "Q4_K_M");
     // Back on the default, the highlighted markup is the page's own again.
