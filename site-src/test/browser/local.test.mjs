@@ -49,11 +49,14 @@ describe("GGUF files and local apps", () => {
     const page = await harness.openPage(context, modelPath(GGUF_MODEL));
     const rows = await page.$$eval(".quant-table tbody tr", (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
     assert.equal(rows.length, 2);
-    assert.match(rows[0], /^Q8_0 6\.62 kB tiny-llama-Q8_0\.gguf Q8_0 85\.7%, F32 14\.3%$/);
+    // Each row ends with its "Use" link (named for its quantization).
+    assert.match(rows[0], /^Q8_0 6\.62 kB tiny-llama-Q8_0\.gguf Q8_0 85\.7%, F32 14\.3% Use Q8_0$/);
     assert.match(rows[1], /^Q4_K_M default 5\.54 kB/);
     assert.match(await page.locator(".gguf-facts").innerText(), /Architecture\s+llama[\s\S]*2,048 tokens/);
-    // Each app is a <details> of "Use this model": open them as a reader would.
-    for (const app of ["ollama", "lmstudio", "llama\\.cpp"]) await page.locator(`#local-${app} > summary`).click();
+    // Each app is a <details> of "Use this model", the first one open (a
+    // GGUF repository opens on it): open the others as a reader would.
+    assert.equal(await page.locator(".use-panel details[open]").getAttribute("id"), "local-llama.cpp");
+    for (const app of ["ollama", "lmstudio"]) await page.locator(`#local-${app} > summary`).click();
     const ollama = await page.locator("#local-ollama pre").innerText();
     assert.equal(ollama.split("\n")[0], `ollama run 'hf.co/${GGUF_MODEL}:Q4_K_M'`);
     assert.equal(await page.locator("#local-lmstudio a.app-link").getAttribute("href"), `lmstudio://open_from_hf?model=${GGUF_MODEL}`);
