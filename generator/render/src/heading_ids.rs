@@ -49,7 +49,7 @@ const PAGE_IDS: &[&str] = &[
     "inference-heading",
     "inference-examples",
     "card-heading",
-    // The layout of issue 18: "Use this model", the card's contents, the
+    // The layout: "Use this model", the card's contents, the
     // header search.
     "use-heading",
     "use-panel",
@@ -60,7 +60,7 @@ const PAGE_IDS: &[&str] = &[
     "use-quant-download",
     "toc-heading",
     "site-search-q",
-    // The facts of issue 18 (`templates/model/*.html`).
+    // The facts (`templates/model/*.html`).
     "facts-heading",
     "files-heading",
     "evals-heading",

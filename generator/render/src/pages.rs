@@ -159,7 +159,7 @@ pub struct ModelPage<'a> {
     /// reported them with the examples (`LibraryExamples::values` and the
     /// like), for the highlighter's shape cache.
     pub example_values: Vec<String>,
-    /// Layout (issue 18): every quantization of a GGUF model with the
+    /// Every quantization of a GGUF model with the
     /// local-app examples for it, in `gguf.groups` order, for the picker.
     pub quant_variants: Vec<QuantVariant>,
     /// The model's place in the corpus's model tree.
@@ -205,7 +205,7 @@ struct ModelView<'a> {
     /// Whether a hosted-inference provider serves the model: a live entry
     /// in the record's provider mapping.
     hosted_served: bool,
-    /// Size, license, dates, files, evaluations, tags, tree, inputs (issue 18).
+    /// Size, license, dates, files, evaluations, tags, tree, inputs.
     facts: ModelFacts,
 }
 

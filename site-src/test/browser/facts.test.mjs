@@ -1,4 +1,4 @@
-// The facts of model pages (issue 18), in headless Chromium against the
+// The facts of model pages, in headless Chromium against the
 // default corpus: files link to the hub's resolve URLs, tags link to the
 // index search and the search then shows the tagged models, the model tree
 // links a derivative to its base and the base back to it, a gated model says
