@@ -120,7 +120,12 @@ const HELD_PER_BYTE: usize = 256;
 const HELD_EXTRA: usize = 40 << 20;
 /// Allocated in all: each byte of HTML is written a few times over.
 const ALLOCATED_PER_BYTE: usize = 512;
-const ALLOCATED_EXTRA: usize = 32 << 20;
+/// Grammars and caches, and the sanitiser's work on the 1 MiB of HTML any
+/// card may make beyond four times its size: it allocates some 35 bytes a
+/// byte of HTML it is given (a 40 KB card of raw HTML and 69-deep quoted
+/// paragraphs, which makes HTML up to its budget, allocates 34 MB), so a
+/// card of a few tens of KB mixing such pieces allocates some 75 MB.
+const ALLOCATED_EXTRA: usize = 64 << 20;
 /// Cards of a few hundred KB rendered in minutes before; unoptimised, they
 /// now take a second to ten. Only a blow-up fails this: the same cards took
 /// 74 s on two cores shared with a dozen other jobs.
