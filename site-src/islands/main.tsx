@@ -15,6 +15,7 @@ interface IslandModule {
 
 const islands: Readonly<Record<string, () => Promise<IslandModule>>> = {
   copy: () => import("./mount-copy"),
+  counts: () => import("./mount-counts"),
   use: () => import("./mount-use"),
   quant: () => import("./mount-quant"),
   inference: () => import("./mount-inference"),

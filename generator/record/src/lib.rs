@@ -5,6 +5,7 @@
 //! works on the [`LoadedModel`] values it returns.
 
 mod card;
+mod counts;
 pub mod hub_fields;
 mod id;
 mod load;
@@ -12,6 +13,7 @@ mod record;
 mod shown;
 mod yaml_size;
 
+pub use counts::{split_counts, stable_bytes, CountsSplit};
 pub use card::{CardMeta, FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{

@@ -1,18 +1,33 @@
-//! The shard files of the word trie ([`super::trie`]):
-//! `search/words/<first letter>/<prefix>.json`.
+//! The files of the word trie ([`super::trie`]).
+//!
+//! A leaf, `search/words/<first letter>/<prefix>.json`, lists every model
+//! with a word starting with `prefix`, by name:
 //!
 //! ```json
-//! {"prefix": "lla", "count": 1234, "complete": false, "children": ["llam", "llav"],
-//!  "strings": ["text-generation", "transformers", "gguf"],
-//!  "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
+//! {"prefix": "llava", "complete": true, "strings": ["image-text-to-text", "transformers", "gguf"],
+//!  "models": [["ns/name", task, library, [words]], ...]}
 //! ```
 //!
-//! `models` are the most downloaded of the `count` models with a word
-//! starting with `prefix` (all of them when `complete`). Task and library
-//! are indexes into `strings` (-1 for none); `words` are indexes of the
-//! model's words that do not come from its id (the island takes those from
-//! the id itself), so the island can check every word of a query against a
-//! model it found by one.
+//! A larger node, at the same path, names only its children and about how
+//! many models it stands for (two significant digits, so a model added
+//! rarely changes it):
+//!
+//! ```json
+//! {"prefix": "lla", "complete": false, "about": 12000, "children": ["llam", "llav"]}
+//! ```
+//!
+//! and its most downloaded models are in `search/top/<first letter>/<prefix>.json`:
+//!
+//! ```json
+//! {"prefix": "lla", "strings": [...], "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
+//! ```
+//!
+//! So the word files hold no downloads and stay as they are while the
+//! downloads move; only the tops follow them. Task and library are indexes
+//! into `strings` (-1 for none); `words` are indexes of the model's words
+//! that do not come from its id (the island takes those from the id
+//! itself), so the island can check every word of a query against a model
+//! it found by one.
 
 use modelpages_render::ModelSummary;
 use serde::Serialize;
@@ -22,10 +37,19 @@ use super::words::{model_words, words};
 use crate::pages::listings::file::{KeyHasher, ListingFile};
 use crate::pages::listings::groups::Groups;
 
-/// Where the shard of `prefix` is, relative to the site root.
+/// Where the word file of `prefix` is, relative to the site root.
 pub fn shard_path(prefix: &str) -> String {
+    prefixed_path("words", prefix)
+}
+
+/// Where the top of `prefix` is.
+pub fn top_path(prefix: &str) -> String {
+    prefixed_path("top", prefix)
+}
+
+fn prefixed_path(kind: &str, prefix: &str) -> String {
     let first = &prefix[..prefix.chars().next().map_or(0, char::len_utf8)];
-    format!("search/words/{first}/{prefix}.json")
+    format!("search/{kind}/{first}/{prefix}.json")
 }
 
 /// Strings shared by the rows of one file, each written once.
@@ -46,27 +70,67 @@ impl<'a> StringTable<'a> {
 }
 
 #[derive(Serialize)]
-struct ShardDoc<'a> {
+struct LeafDoc<'a> {
     prefix: &'a str,
-    count: u32,
     complete: bool,
+    strings: Vec<&'a str>,
+    models: Vec<(&'a str, i64, i64, Vec<i64>)>,
+}
+
+#[derive(Serialize)]
+struct NodeDoc<'a> {
+    prefix: &'a str,
+    complete: bool,
+    about: u64,
     children: &'a [String],
+}
+
+#[derive(Serialize)]
+struct TopDoc<'a> {
+    prefix: &'a str,
     strings: Vec<&'a str>,
     models: Vec<(&'a str, u64, u64, i64, i64, Vec<i64>)>,
 }
 
-/// The file of one shard.
-pub fn shard_file<'a>(shard: &'a Shard, models: &'a [&'a ModelSummary], groups: &Groups<'_>) -> ListingFile<'a> {
-    let mut key = KeyHasher::new("shard");
-    key.str(&shard.prefix).num(shard.count.into()).num(shard.complete.into()).num(shard.children.len() as u64);
+/// `n` to two significant digits: 12,345 is 12,000.
+pub fn about(n: u64) -> u64 {
+    if n < 100 {
+        return n;
+    }
+    let unit = 10u64.pow(n.ilog10() - 1);
+    (n + unit / 2) / unit * unit
+}
+
+/// The files of one node: its word file, and for a node that is not a
+/// leaf its top.
+pub fn shard_files<'a>(shard: &'a Shard, models: &'a [&'a ModelSummary], groups: &Groups<'_>) -> Vec<ListingFile<'a>> {
+    if shard.complete {
+        let mut key = KeyHasher::new("search leaf");
+        key.str(&shard.prefix);
+        groups.rows_key(&mut key, &shard.entries);
+        return vec![ListingFile::lazy(shard_path(&shard.prefix), key.finish(), move || Ok(rows_json(shard, models, false)))];
+    }
+    let about = about(shard.count.into());
+    let mut key = KeyHasher::new("search node");
+    key.str(&shard.prefix).num(about);
     for child in &shard.children {
         key.str(child);
     }
-    groups.rows_key(&mut key, &shard.entries);
-    ListingFile::lazy(shard_path(&shard.prefix), key.finish(), move || Ok(shard_json(shard, models)))
+    let node = ListingFile::lazy(shard_path(&shard.prefix), key.finish(), move || {
+        let doc = NodeDoc { prefix: &shard.prefix, complete: false, about, children: &shard.children };
+        Ok(serde_json::to_vec(&doc).expect("shards serialise"))
+    });
+    let mut key = KeyHasher::new("search top");
+    key.str(&shard.prefix);
+    groups.ranked_key(&mut key, models, &shard.entries);
+    let top = ListingFile::lazy(top_path(&shard.prefix), key.finish(), move || Ok(rows_json(shard, models, true)));
+    vec![node, top]
 }
 
-fn shard_json(shard: &Shard, models: &[&ModelSummary]) -> Vec<u8> {
+/// A leaf's word file, or (`top`) a node's top: each model's id, task,
+/// library and the indexes of its words that do not come from its id, and
+/// in a top its downloads and likes.
+fn rows_json(shard: &Shard, models: &[&ModelSummary], top: bool) -> Vec<u8> {
     let all_words: Vec<(usize, Vec<String>)> = shard
         .entries
         .iter()
@@ -76,25 +140,35 @@ fn shard_json(shard: &Shard, models: &[&ModelSummary]) -> Vec<u8> {
         })
         .collect();
     let mut table = StringTable::default();
-    let rows = shard
-        .entries
-        .iter()
-        .zip(&all_words)
-        .map(|(&r, (from_id, words))| {
-            let summary = models[r as usize];
-            let task = table.index(summary.task.as_deref());
-            let library = table.index(summary.library.as_deref());
-            let extra = words[*from_id..].iter().map(|w| table.index(Some(w.as_str()))).collect();
-            (summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra)
-        })
-        .collect();
-    let doc = ShardDoc {
-        prefix: &shard.prefix,
-        count: shard.count,
-        complete: shard.complete,
-        children: &shard.children,
-        strings: table.strings,
-        models: rows,
+    let mut leaf_rows = Vec::new();
+    let mut top_rows = Vec::new();
+    for (&r, (from_id, words)) in shard.entries.iter().zip(&all_words) {
+        let summary = models[r as usize];
+        let task = table.index(summary.task.as_deref());
+        let library = table.index(summary.library.as_deref());
+        let extra: Vec<i64> = words[(*from_id).min(words.len())..].iter().map(|w| table.index(Some(w.as_str()))).collect();
+        if top {
+            top_rows.push((summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra));
+        } else {
+            leaf_rows.push((summary.id.as_str(), task, library, extra));
+        }
+    }
+    let prefix = &shard.prefix;
+    let bytes = if top {
+        serde_json::to_vec(&TopDoc { prefix, strings: table.strings, models: top_rows })
+    } else {
+        serde_json::to_vec(&LeafDoc { prefix, complete: true, strings: table.strings, models: leaf_rows })
     };
-    serde_json::to_vec(&doc).expect("shards serialise")
+    bytes.expect("shards serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_rounded_to_two_digits() {
+        let rounded: Vec<u64> = [0, 7, 99, 100, 149, 12_345, 995_000, 1_000_000].into_iter().map(about).collect();
+        assert_eq!(rounded, [0, 7, 99, 100, 150, 12_000, 1_000_000, 1_000_000]);
+    }
 }
