@@ -113,7 +113,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
             let previous = load_previous();
             let listed = previous.as_ref().and_then(|m| survey_listed(&options.models_dir, ids, m));
             if listed.is_none() {
-                timer.note("the changed list cannot be used alone (no previous build, more than a thousand models, or a model added or removed): every model folder is surveyed");
+                timer.note("the changed list cannot be used alone (no previous build, more than a thousand models, a name that is no model, or an added model that breaks a layout rule): every model folder is surveyed");
             }
             let survey = listed.map_or_else(|| survey_models(&options.models_dir), Ok);
             (previous, survey)

@@ -10,9 +10,11 @@
 //! build recorded it.
 //!
 //! The list only narrows what is looked at, never what is trusted blindly:
-//! a model it names that the previous build did not have, or whose folder is
-//! gone, makes the build survey the whole folder as it does without a list
-//! (see `build`), because adding and removing models need every id at hand.
+//! a named model whose folder is gone is removed; a named folder the
+//! previous build did not have is added once its id is checked against
+//! every id the previous build had (`plan::survey_listed`); a model that
+//! would break a layout rule, or a name that is neither, makes the build
+//! survey the whole folder as it does without a list (see `build`).
 
 /// A line of a changed list that names no model folder.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
