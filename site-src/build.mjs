@@ -17,6 +17,7 @@ export const GZIP_BUDGET_BYTES = 61440;
 export const PAGE_ISLANDS = {
   "model page": ["copy", "use", "quant", "inference", "counts"],
   index: ["model-search"],
+  "namespace page": ["namespace-counts"],
 };
 
 const siteSrc = dirname(fileURLToPath(import.meta.url));

@@ -20,6 +20,7 @@ const islands: Readonly<Record<string, () => Promise<IslandModule>>> = {
   quant: () => import("./mount-quant"),
   inference: () => import("./mount-inference"),
   "model-search": () => import("./mount-search"),
+  "namespace-counts": () => import("./mount-namespace-counts"),
 };
 
 /** Set on a host element once an island has been mounted over it. */

@@ -52,6 +52,9 @@ pub struct ModelListingPage<'a> {
     pub pager: &'a Pager,
     /// What the page holds when it is not the front page: "from a/b".
     pub part: Option<&'a str>,
+    /// The stats file of a namespace's models, on its pages: an island
+    /// shows their downloads and likes from it and sorts by them.
+    pub stats: Option<&'a str>,
 }
 
 /// One row of the task listing.

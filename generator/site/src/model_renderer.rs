@@ -15,7 +15,7 @@ use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use crate::error::BuildError;
 use crate::pages::card_files::{card_files_state, CardFiles, CardFilesFound};
 use crate::pages::libraries::library_link;
-use crate::pages::listings::stats::model_stats_path;
+use crate::pages::listings::folders::model_stats_path;
 use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::pages::model_tree::{block_hash, block_of};

@@ -178,6 +178,19 @@ pub fn paged_files<'k>(
     (files, front_links)
 }
 
+/// The stats file of the models of `namespace`, relative to the site root
+/// (see `stats`): a hash of the name, so that a page finds it from its id.
+pub fn stats_path(namespace: &str, files: usize) -> String {
+    let hash = blake3::Hasher::new().update(b"stats\0").update(namespace.as_bytes()).finalize();
+    let bucket = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 of 32 bytes")) % files.max(1) as u64;
+    format!("stats/{bucket}.json")
+}
+
+/// The stats file of the model `id`.
+pub fn model_stats_path(id: &str, files: usize) -> String {
+    stats_path(id.split_once('/').map_or(id, |(ns, _)| ns), files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use modelpages_render::{
 };
 
 use super::file::{KeyHasher, ListingFile};
-use super::folders::{hash_links, paged_files, KeyedFolder, PageFile};
+use super::folders::{hash_links, paged_files, stats_path, KeyedFolder, PageFile};
 use super::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::libraries::library_link;
 
@@ -150,11 +150,19 @@ fn ranked_listing<'a>(
     files.push(ListingFile::lazy(format!("{front}index.html"), key.finish(), move || {
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
         let pager = Pager::default();
-        let page = ModelListingPage { top: &top, models: &[], pages: &front_links, model_count: Some(ranks.len()), pager: &pager, part: None };
+        let page = ModelListingPage {
+            top: &top,
+            models: &[],
+            pages: &front_links,
+            model_count: Some(ranks.len()),
+            pager: &pager,
+            part: None,
+            stats: None,
+        };
         Ok(front_subject.render(input, &page)?.into_bytes())
     }));
     for page in pages {
-        files.push(model_page(input, groups, &subject, ranks, page, None));
+        files.push(model_page(input, groups, &subject, ranks, page, None, None));
     }
 }
 
@@ -173,6 +181,7 @@ fn namespace_listing<'a>(
     let front = folder.folder(0, None);
     let (pages, front_links) = paged_files(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path, &front);
     let subject = Subject::Namespace(namespace.to_owned());
+    let stats = format!("{}{}", input.site.base_path, stats_path(namespace, input.settings.stats_files));
     let front_url = format!("{}{front}", input.site.base_path);
     let several = pages.len() > 1;
     for mut page in pages {
@@ -180,7 +189,7 @@ fn namespace_listing<'a>(
         if is_front {
             make_front(&mut page, &front_url, several.then(|| front_links.clone()));
         }
-        files.push(model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len())));
+        files.push(model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len()), Some(stats.clone())));
     }
 }
 
@@ -205,10 +214,11 @@ fn model_page<'a>(
     ranks: &'a [u32],
     page: PageFile,
     model_count: Option<usize>,
+    stats: Option<String>,
 ) -> ListingFile<'a> {
     let rows: &'a [u32] = if page.level == 0 { &ranks[page.entries.clone()] } else { &[] };
     let mut key = KeyHasher::new("model listing page");
-    key.str(&subject.name()).opt_num(model_count.map(|c| c as u64));
+    key.str(&subject.name()).opt_num(model_count.map(|c| c as u64)).opt_str(stats.as_deref());
     page.key_links(&mut key);
     groups.rows_key(&mut key, rows);
     let subject = subject.clone();
@@ -221,6 +231,7 @@ fn model_page<'a>(
             model_count,
             pager: &page.pager,
             part: page.part.as_deref(),
+            stats: stats.as_deref(),
         };
         Ok(subject.render(input, &listing)?.into_bytes())
     })

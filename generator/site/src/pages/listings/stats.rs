@@ -32,6 +32,7 @@ use serde_json::{json, Map, Value};
 
 use super::file::{counts_key, KeyHasher, ListingFile};
 use super::groups::ListingInput;
+use super::folders::stats_path;
 use super::keyed::{pages, Cut};
 
 /// The format of the stats files; the island refuses another.
@@ -39,18 +40,6 @@ pub const VERSION: u32 = 1;
 
 /// A namespace of more pages of models than this gets files of its own.
 pub const INLINE_PAGES: usize = 10;
-
-/// The stats file of the models of `namespace`, relative to the site root.
-pub fn stats_path(namespace: &str, files: usize) -> String {
-    let hash = blake3::Hasher::new().update(b"stats\0").update(namespace.as_bytes()).finalize();
-    let bucket = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 of 32 bytes")) % files.max(1) as u64;
-    format!("stats/{bucket}.json")
-}
-
-/// The stats file of the model `id`.
-pub fn model_stats_path(id: &str, files: usize) -> String {
-    stats_path(id.split_once('/').map_or(id, |(ns, _)| ns), files)
-}
 
 /// `[downloads, likes]`.
 fn counts(model: &ModelSummary) -> Value {
@@ -66,9 +55,9 @@ pub fn stats_files<'a>(input: &ListingInput<'_>, models: Arc<Vec<&'a ModelSummar
     let mut by_file: std::collections::BTreeMap<String, Vec<std::ops::Range<usize>>> = Default::default();
     let mut start = 0;
     for i in 1..=models.len() {
-        let namespace = |m: &ModelSummary| m.id.split_once('/').map_or(m.id.as_str(), |(ns, _)| ns).to_owned();
-        if i == models.len() || namespace(models[i]) != namespace(models[start]) {
-            by_file.entry(stats_path(&namespace(models[start]), files)).or_default().push(start..i);
+        let namespace = name_of(models[start]).0;
+        if i == models.len() || name_of(models[i]).0 != namespace {
+            by_file.entry(stats_path(namespace, files)).or_default().push(start..i);
             start = i;
         }
     }
@@ -152,6 +141,7 @@ fn chunk_files<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pages::listings::folders::model_stats_path;
 
     #[test]
     fn a_namespace_has_one_file_whatever_the_model() {

@@ -35,10 +35,9 @@ use serde::Serialize;
 
 use super::shards::StringTable;
 use crate::pages::listings::file::{KeyHasher, ListingFile};
-use crate::pages::listings::folders::PAGE_SPREAD;
+use crate::pages::listings::folders::{stats_path, PAGE_SPREAD};
 use crate::pages::listings::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::listings::keyed::{pages, Cut};
-use crate::pages::listings::stats::stats_path;
 
 #[derive(Serialize)]
 struct NameDoc<'a> {
