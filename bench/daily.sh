@@ -23,16 +23,7 @@ if [ "${BENCH_MINIMAL:-0}" = 1 ]; then SYNTH_FLAGS="--minimal"; fi
 command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time; }
 mkdir -p "$WORK"
 
-# label, command...: wall time and peak memory of one build.
-measure() {
-    local label=$1; shift
-    /usr/bin/time -v "$@" 2> "$WORK/daily-time.txt" >/dev/null || { cat "$WORK/daily-time.txt"; exit 1; }
-    local wall rss line
-    wall=$(grep 'Elapsed (wall clock)' "$WORK/daily-time.txt" | awk '{print $NF}')
-    rss=$(grep 'Maximum resident set size' "$WORK/daily-time.txt" | awk '{print $NF}')
-    line=$(grep '^built ' "$WORK/daily-time.txt" || true)
-    printf '%-34s wall %9s  peak %6d MB  %s\n' "$label" "$wall" $((rss / 1024)) "$line"
-}
+source bench/measure.sh
 
 for n in $COUNTS; do
     corpus="$WORK/daily-corpus-$n${SYNTH_FLAGS:+-minimal}"

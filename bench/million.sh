@@ -21,11 +21,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/modelpages
 WORK=${BENCH_DIR:-target/bench}
+# The site (and what a build keeps beside it) may live elsewhere, in memory
+# for instance: BENCH_SITE_DIR=/dev/shm/bench.
+SITES=${BENCH_SITE_DIR:-$WORK}
 N=${BENCH_MILLION:-1000000}
 corpus="$WORK/corpus-$N-minimal"
-out="$WORK/site-$N"
+out="$SITES/site-$N"
 sizes="$WORK/million-sizes.txt"
-mkdir -p "$WORK"
+mkdir -p "$WORK" "$SITES"
 [ -d "$corpus" ] || $BIN synth --minimal --count "$N" --out "$corpus"
 
 run() { # label, args...
@@ -39,11 +42,11 @@ run() { # label, args...
 # namespace by namespace once a namespace folder has had no new model for
 # 10 s, adding up their sizes in $sizes. MIN_AGE=0 for a last pass.
 squeeze() {
-    MIN_AGE=${1:-10} python3 - "$WORK" "$N" "$out" "$sizes" <<'PY'
+    MIN_AGE=${1:-10} python3 - "$SITES" "$N" "$out" "$sizes" <<'PY'
 import glob, os, sys, time
 work, n, out, sizes = sys.argv[1:]
 min_age = float(os.environ["MIN_AGE"])
-listing = {"api", "assets", "libraries", "namespaces", "search", "sitemaps", "tasks"}
+listing = {"api", "assets", "libraries", "namespaces", "search", "sitemaps", "stats", "tasks"}
 done_file = sizes + ".done"
 done = set(open(done_file).read().split("\n")) if os.path.exists(done_file) else set()
 emptied = 0
@@ -87,7 +90,7 @@ with open(done_file, "w") as d:
 PY
 }
 
-rm -rf "$out" "$WORK/.site-$N.manifest" "$sizes" "$sizes.done"
+rm -rf "$out" "$SITES/.site-$N.manifest" "$sizes" "$sizes.done"
 if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
     ( while true; do squeeze; sleep 5; done ) &
     cleaner=$!
@@ -102,7 +105,7 @@ if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
     squeeze 0; rm -f "$sizes.done"
 fi
 # Every rebuild below would be a full build of its own without a site.
-[ -f "$WORK/.site-$N.manifest" ] || { echo "the full build failed: see $WORK/million-full.log"; exit 1; }
+[ -f "$SITES/.site-$N.manifest" ] || { echo "the full build failed: see $WORK/million-full.log"; exit 1; }
 # A day of hub changes: what its rebuild writes is what a deploy sends.
 python3 bench/change-set.py consume "$out"
 $BIN synth --minimal --count "$N" --out "$corpus" --day 1

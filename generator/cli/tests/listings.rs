@@ -64,19 +64,23 @@ fn walk_listing(dist: &Path, first: &str) -> (Vec<String>, usize) {
     (ids, pages)
 }
 
-/// The ids of the pages a front page links, following index pages down.
-fn linked_pages(dist: &Path, html: &str) -> Vec<String> {
-    let mut ids = Vec::new();
+/// The ids of the pages a front page links, following index pages down,
+/// and how many index pages there were.
+fn linked_pages(dist: &Path, html: &str) -> (Vec<String>, usize) {
+    let (mut ids, mut indexes) = (Vec::new(), 0);
     for link in page_links(html) {
         let page = fs::read_to_string(file_of(dist, &link)).unwrap();
         if page_links(&page).is_empty() {
             ids.extend(row_ids(&page));
         } else {
             assert!(row_ids(&page).is_empty(), "{link}: an index page lists pages, not models");
-            ids.extend(linked_pages(dist, &page));
+            assert!(page.contains("rel=\"up\""), "{link}: links the page above it");
+            let (below, more) = linked_pages(dist, &page);
+            ids.extend(below);
+            indexes += 1 + more;
         }
     }
-    ids
+    (ids, indexes)
 }
 
 fn ids_of<'a>(models: impl Iterator<Item = &'a Listed>) -> Vec<String> {
@@ -85,7 +89,8 @@ fn ids_of<'a>(models: impl Iterator<Item = &'a Listed>) -> Vec<String> {
 
 /// A task's or library's listing: its front page ranks its most
 /// downloaded; past a page of them, its pages by name hold them all.
-fn check_ranked_listing(dist: &Path, folder: &str, members: &[&Listed]) {
+/// Returns how many index pages it has.
+fn check_ranked_listing(dist: &Path, folder: &str, members: &[&Listed]) -> usize {
     let front = fs::read_to_string(dist.join(folder).join("index.html")).unwrap();
     let top = by_downloads(members.iter().copied());
     let shown: Vec<String> = row_ids(&front);
@@ -93,11 +98,14 @@ fn check_ranked_listing(dist: &Path, folder: &str, members: &[&Listed]) {
     assert!(front.contains(&format!("{} model", members.len())), "{folder}: its count");
     if members.len() <= PAGE_SIZE {
         assert!(page_links(&front).is_empty(), "{folder}: one page holds them all");
-        return;
+        return 0;
     }
     let want = ids_of(members.iter().copied());
-    assert_eq!(linked_pages(dist, &front), want, "{folder}: its pages by name, from its front page");
+    let (linked, indexes) = linked_pages(dist, &front);
+    assert_eq!(linked, want, "{folder}: its pages by name, from its front page");
+    assert!(page_links(&front).len() <= 2 * PAGE_SIZE, "{folder}: past that many pages, index pages");
     assert_eq!(walk_listing(dist, &format!("{folder}models/")).0, want, "{folder}: its pages by name, one after the other");
+    indexes
 }
 
 #[test]
@@ -114,8 +122,9 @@ fn every_listing_covers_its_models_once_by_name() {
             _ => namespaces.push((m.namespace(), vec![m.id.clone()])),
         }
     }
+    let mut indexes = 0;
     for (task, members) in &tasks {
-        check_ranked_listing(dist, &format!("tasks/{task}/"), members);
+        indexes += check_ranked_listing(dist, &format!("tasks/{task}/"), members);
     }
     // Libraries: those of the catalogue (the API lists them all).
     let libraries = json(&dist.join("api/libraries.json"));
@@ -129,9 +138,10 @@ fn every_listing_covers_its_models_once_by_name() {
             continue;
         }
         with_models += 1;
-        check_ranked_listing(dist, &format!("libraries/{key}/"), &members);
+        indexes += check_ranked_listing(dist, &format!("libraries/{key}/"), &members);
     }
     assert!(with_models >= 5, "the corpus spreads over libraries");
+    assert!(indexes > 0, "the longest listings have index pages");
     // Namespaces: from the namespace index's pages, then each namespace's pages.
     let (listed_namespaces, _) = {
         let (mut names, mut next) = (Vec::new(), Some(format!("{BASE_PATH}namespaces/")));

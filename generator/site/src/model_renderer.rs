@@ -114,7 +114,9 @@ pub(crate) struct Triage {
 /// models it must render, and change the site in place.
 pub(crate) fn triage(jobs: Vec<ReadJob>) -> Triage {
     let (known, new): (Vec<ReadJob>, Vec<ReadJob>) = jobs.into_iter().partition(|job| job.previous.is_some());
-    let sorted: Vec<Result<(ModelSource, Box<ModelEntry>, bool), ReadJob>> = render_with_read_ahead(known, |job, files| {
+    // A model kept (with whether its figures moved), or the job to render it.
+    type Sorted = Result<(ModelSource, Box<ModelEntry>, bool), ReadJob>;
+    let sorted: Vec<Sorted> = render_with_read_ahead(known, |job, files| {
         let Ok(files) = files else { return Ok::<_, std::convert::Infallible>(Err(job)) };
         let ReadJob { source, stamp, previous } = job;
         let mut entry = previous.expect("only models the previous build had");

@@ -26,8 +26,11 @@ use modelpages_render::{PageLink, Pager};
 use super::file::KeyHasher;
 use super::keyed::Paging;
 
-/// How many links a front page holds at most: past that, index pages.
-pub const ROOT_LINKS: usize = 200;
+/// How many links a front page holds at most, in pages' worth of entries:
+/// past twice the page size, index pages (a front page of 100 models
+/// links at most 200 pages, 20,000 models or so; longer listings get index
+/// pages, each linking about a hundred pages).
+pub const ROOT_PAGES: usize = 2;
 /// A page holds at most this many times its listing's page size.
 pub const PAGE_SPREAD: usize = 3;
 
@@ -139,7 +142,7 @@ pub fn paged_files<'k>(
     base_path: &str,
     front: &str,
 ) -> (Vec<PageFile>, Vec<PageLink>) {
-    let paging = Paging::new(n, id, page_size, PAGE_SPREAD, ROOT_LINKS);
+    let paging = Paging::new(n, id, page_size, PAGE_SPREAD, ROOT_PAGES * page_size);
     let url = |level: usize, run: usize| {
         let first = paging.entries(level, run).start;
         format!("{base_path}{}", folder.folder(level, (run > 0).then(|| id(first))))
@@ -178,6 +181,44 @@ pub fn paged_files<'k>(
     (files, front_links)
 }
 
+/// The pages of a listing whose first page by name is its front page (a
+/// namespace, the namespace index), as [`paged_files`] makes them, each
+/// with whether it is the front: that one links the top level (when there
+/// is more than one page) and no page above it. An empty listing has one
+/// empty front page.
+pub fn pages_from_front<'k>(
+    folder: &KeyedFolder,
+    n: usize,
+    id: &dyn Fn(usize) -> &'k str,
+    page_size: usize,
+    base_path: &str,
+) -> Vec<(PageFile, bool)> {
+    let front = folder.folder(0, None);
+    let (pages, links) = paged_files(folder, n, id, page_size, base_path, &front);
+    if pages.is_empty() {
+        let empty = PageFile { folder: front, level: 0, entries: 0..0, links: Vec::new(), pager: Pager::default(), part: None };
+        return vec![(empty, true)];
+    }
+    let front_url = format!("{base_path}{front}");
+    let several = pages.len() > 1;
+    pages
+        .into_iter()
+        .map(|mut page| {
+            let is_front = page.folder == front;
+            if is_front {
+                page.part = None;
+                if page.pager.up.as_ref().is_some_and(|up| up.url == front_url) {
+                    page.pager.up = None;
+                }
+                if several {
+                    page.links = links.clone();
+                }
+            }
+            (page, is_front)
+        })
+        .collect()
+}
+
 /// The stats file of the models of `namespace`, relative to the site root
 /// (see `stats`): a hash of the name, so that a page finds it from its id.
 pub fn stats_path(namespace: &str, files: usize) -> String {
@@ -212,7 +253,8 @@ mod tests {
     fn pages_link_their_neighbours_and_the_page_above() {
         let ids: Vec<String> = (0..3000).map(|i| format!("org/m{i:05}")).collect();
         let (files, front) = paged_files(&KeyedFolder::task("t"), ids.len(), &|i| &ids[i], 5, "/", "tasks/t/");
-        assert!(!front.is_empty() && front.len() <= ROOT_LINKS);
+        assert!(!front.is_empty() && front.len() <= ROOT_PAGES * 5);
+        assert!(files.iter().any(|f| f.level > 0), "index pages");
         let pages: Vec<&PageFile> = files.iter().filter(|f| f.level == 0).collect();
         assert_eq!(pages.iter().map(|p| p.entries.len()).sum::<usize>(), ids.len());
         assert_eq!(pages[0].folder, "tasks/t/models/");

@@ -15,11 +15,11 @@
 use modelpages_render::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
     render_not_found_page, render_task_page, render_tasks_page, LibraryListing, ModelListingPage, ModelSummary,
-    NamespaceListing, NamespacesPage, PageLink, Pager, TaskListing,
+    NamespaceListing, NamespacesPage, Pager, TaskListing,
 };
 
 use super::file::{KeyHasher, ListingFile};
-use super::folders::{hash_links, paged_files, stats_path, KeyedFolder, PageFile};
+use super::folders::{hash_links, paged_files, pages_from_front, stats_path, KeyedFolder, PageFile};
 use super::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::libraries::library_link;
 
@@ -178,31 +178,10 @@ fn namespace_listing<'a>(
     let models = input.models;
     let id = |i: usize| models[ranks[i] as usize].id.as_str();
     let folder = KeyedFolder::namespace(namespace);
-    let front = folder.folder(0, None);
-    let (pages, front_links) = paged_files(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path, &front);
     let subject = Subject::Namespace(namespace.to_owned());
     let stats = format!("{}{}", input.site.base_path, stats_path(namespace, input.settings.stats_files));
-    let front_url = format!("{}{front}", input.site.base_path);
-    let several = pages.len() > 1;
-    for mut page in pages {
-        let is_front = page.folder == front;
-        if is_front {
-            make_front(&mut page, &front_url, several.then(|| front_links.clone()));
-        }
+    for (page, is_front) in pages_from_front(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path) {
         files.push(model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len()), Some(stats.clone())));
-    }
-}
-
-/// Makes `page`, the first page by name of a listing whose first page is
-/// its front page (`front_url`), that front page: it links `links` (the top
-/// level, when there is more than one page) and no page above it.
-fn make_front(page: &mut PageFile, front_url: &str, links: Option<Vec<PageLink>>) {
-    page.part = None;
-    if page.pager.up.as_ref().is_some_and(|up| up.url == front_url) {
-        page.pager.up = None;
-    }
-    if let Some(links) = links {
-        page.links = links;
     }
 }
 
@@ -241,18 +220,9 @@ fn model_page<'a>(
 /// cut like the model listings.
 fn namespace_index<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files: &mut Vec<ListingFile<'a>>) {
     let all = &groups.namespaces;
-    let folder = KeyedFolder::namespace_index();
-    let front = folder.folder(0, None);
     let name = |i: usize| all[i].0;
-    let (pages, front_links) = paged_files(&folder, all.len(), &name, input.settings.page_size, &input.site.base_path, &front);
-    let pages = if pages.is_empty() { vec![empty_page(&front)] } else { pages };
-    let front_url = format!("{}{front}", input.site.base_path);
-    let several = pages.len() > 1;
-    for mut page in pages {
-        let is_front = page.folder == front;
-        if is_front {
-            make_front(&mut page, &front_url, several.then(|| front_links.clone()));
-        }
+    let folder = KeyedFolder::namespace_index();
+    for (page, is_front) in pages_from_front(&folder, all.len(), &name, input.settings.page_size, &input.site.base_path) {
         let rows = if page.level == 0 { &all[page.entries.clone()] } else { &all[0..0] };
         let namespace_count = is_front.then_some(all.len());
         let mut key = KeyHasher::new("namespace index page");
@@ -281,9 +251,4 @@ fn namespace_index<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, file
             Ok(render_namespaces_page(templates, site, &listing)?.into_bytes())
         }));
     }
-}
-
-/// The one page of an empty listing.
-fn empty_page(folder: &str) -> PageFile {
-    PageFile { folder: folder.to_owned(), level: 0, entries: 0..0, links: Vec::<PageLink>::new(), pager: Pager::default(), part: None }
 }

@@ -60,7 +60,7 @@ fn runs<'k>(n: usize, key: &impl Fn(usize) -> &'k str, divisor: u64, cut: &Cut<'
     for i in 0..n {
         let entry_bytes = cut.bytes.as_ref().map_or(0, |(bytes, _)| bytes(i));
         if i > start {
-            let natural = boundary_hash(key(i)) % divisor == 0;
+            let natural = boundary_hash(key(i)).is_multiple_of(divisor);
             let full = i - start >= cut.most || cut.bytes.as_ref().is_some_and(|(_, most)| size + entry_bytes > *most);
             if natural || full {
                 runs.push(start..i);
@@ -78,9 +78,9 @@ fn runs<'k>(n: usize, key: &impl Fn(usize) -> &'k str, divisor: u64, cut: &Cut<'
 /// Cuts `n` entries into pages (see the overview): one page when they are
 /// at most `cut.target` and fit its byte limit.
 pub fn pages<'k>(n: usize, key: impl Fn(usize) -> &'k str, cut: &Cut<'_>) -> Vec<Range<usize>> {
-    let fits = cut.bytes.as_ref().is_none_or(|(bytes, most)| (0..n).map(|i| bytes(i)).sum::<usize>() <= *most);
+    let fits = cut.bytes.as_ref().is_none_or(|(bytes, most)| (0..n).map(bytes).sum::<usize>() <= *most);
     if n <= cut.target && fits {
-        return if n == 0 { Vec::new() } else { vec![0..n] };
+        return std::iter::once(0..n).filter(|all| !all.is_empty()).collect();
     }
     runs(n, &key, cut.target as u64, cut)
 }
@@ -166,7 +166,7 @@ mod tests {
         let size = |_: usize| 10;
         let cut = Cut { target: 50, most: 1000, bytes: Some((&size, 95)) };
         assert!(super::pages(keys.len(), |i| &keys[i], &cut).iter().all(|p| p.len() <= 9));
-        assert_eq!(super::pages(40, |i| &keys[i], &Cut::around(50, 3)), [0..40], "a short list is one page");
+        assert_eq!(super::pages(40, |i| &keys[i], &Cut::around(50, 3)), std::iter::once(0..40).collect::<Vec<_>>(), "a short list is one page");
         assert!(super::pages(0, |i| &keys[i], &Cut::around(50, 3)).is_empty());
     }
 
@@ -213,6 +213,6 @@ mod tests {
         assert_eq!(paging.entries(paging.top(), paging.levels[paging.top()].len() - 1).end, keys.len());
         assert_eq!(paging.parent(paging.top(), 0), None);
         let small = Paging::new(5, |i| &keys[i], 10, 3, 20);
-        assert_eq!(small.levels, [vec![0..5]]);
+        assert_eq!(small.levels, [std::iter::once(0..5).collect::<Vec<_>>()]);
     }
 }

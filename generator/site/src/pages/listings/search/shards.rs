@@ -69,12 +69,17 @@ impl<'a> StringTable<'a> {
     }
 }
 
+/// A leaf's model: id, task, library, the indexes of its other words.
+type LeafRow<'a> = (&'a str, i64, i64, Vec<i64>);
+/// A top's model: id, downloads, likes, task, library, other words.
+type TopRow<'a> = (&'a str, u64, u64, i64, i64, Vec<i64>);
+
 #[derive(Serialize)]
 struct LeafDoc<'a> {
     prefix: &'a str,
     complete: bool,
     strings: Vec<&'a str>,
-    models: Vec<(&'a str, i64, i64, Vec<i64>)>,
+    models: Vec<LeafRow<'a>>,
 }
 
 #[derive(Serialize)]
@@ -89,7 +94,7 @@ struct NodeDoc<'a> {
 struct TopDoc<'a> {
     prefix: &'a str,
     strings: Vec<&'a str>,
-    models: Vec<(&'a str, u64, u64, i64, i64, Vec<i64>)>,
+    models: Vec<TopRow<'a>>,
 }
 
 /// `n` to two significant digits: 12,345 is 12,000.
