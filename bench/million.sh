@@ -8,12 +8,14 @@
 # named with --changed) and that model removed, each under /usr/bin/time -v
 # with MODELPAGES_TIMINGS=1. With BENCH_SEARCH=1, cold visitors then search
 # the site in chromium (site-src/test/scale), counting the bytes a first
-# query costs. Not part of `make bench`.
+# query costs. Not part of `make bench`. Builds run under
+# `nice -n $BENCH_NICE` (10), the cleaner below at the script's own
+# priority, so that it keeps up with them.
 #
 # A million model pages, notebooks and API files are about 50 GB; a disk
 # without that room (BENCH_SQUEEZE=1) keeps only their names: while the build
 # runs, a cleaner empties (truncates to 0 bytes) every model file older than
-# ten seconds in the staging folder, after adding its size to the total
+# three seconds in the staging folder, after adding its size to the total
 # output size it reports. Listing files are left whole. The build neither
 # reads model files back nor notices: an in-place rebuild trusts its
 # manifest, and checks only that a sample of the files exists.
@@ -33,16 +35,16 @@ mkdir -p "$WORK" "$SITES"
 
 run() { # label, args...
     local label=$1; shift
-    MODELPAGES_TIMINGS=1 /usr/bin/time -v $BIN build --models "$corpus" --out "$out" "$@" 2> "$WORK/million-$label.log" || true
+    MODELPAGES_TIMINGS=1 /usr/bin/time -v nice -n "${BENCH_NICE:-10}" $BIN build --models "$corpus" --out "$out" "$@" 2> "$WORK/million-$label.log" || true
     echo "== $label"
     grep -E '^timing|^built|Elapsed \(wall|Maximum resident' "$WORK/million-$label.log"
 }
 
 # Empties the model files the build has written (not the listings'),
 # namespace by namespace once a namespace folder has had no new model for
-# 10 s, adding up their sizes in $sizes. MIN_AGE=0 for a last pass.
+# 3 s, adding up their sizes in $sizes. MIN_AGE=0 for a last pass.
 squeeze() {
-    MIN_AGE=${1:-10} python3 - "$SITES" "$N" "$out" "$sizes" <<'PY'
+    MIN_AGE=${1:-3} python3 - "$SITES" "$N" "$out" "$sizes" <<'PY'
 import glob, os, sys, time
 work, n, out, sizes = sys.argv[1:]
 min_age = float(os.environ["MIN_AGE"])
@@ -92,7 +94,7 @@ PY
 
 rm -rf "$out" "$SITES/.site-$N.manifest" "$sizes" "$sizes.done"
 if [ "${BENCH_SQUEEZE:-0}" = 1 ]; then
-    ( while true; do squeeze; sleep 5; done ) &
+    ( while true; do squeeze; sleep 1; done ) &
     cleaner=$!
     # The cleaner's pass (its python) is stopped with it, not left running
     # beside the rebuilds being timed: held still, so it starts no other.

@@ -4,15 +4,15 @@
  *
  * - `search/index.json`, the manifest: counts, facets, sizes, and the first
  *   hops into the word trie. Fetched once; it names no model.
- * - `search/words/<letter>/<prefix>.json`, a node of the word trie: a leaf
- *   lists every model with a word starting with the prefix, by name and
- *   without figures; a larger node names its children, and its most
- *   downloaded models, with their figures, are in
- *   `search/top/<letter>/<prefix>.json`. Finding a query word's node walks
- *   the trie from the manifest's roots, one file per hop; a word typed a
- *   letter at a time goes at most one hop further per key. A leaf's models
- *   are ranked by the top of the nearest larger node above it: the popular
- *   ones it names come first, with their figures, the others by name.
+ * - `search/words/<letter>/<prefix>.json`, a leaf of the word trie: every
+ *   model with a word starting with the prefix, by name and without
+ *   figures; `search/top/<letter>/<prefix>.json`, a larger node: its
+ *   children (each said to be a node or a leaf) and its most downloaded
+ *   models, with their figures. Finding a query word's node walks the trie
+ *   from the manifest's roots, one file per hop; a word typed a letter at a
+ *   time goes at most one hop further per key. A leaf's models are ranked by
+ *   the top of the nearest node above it: the popular ones it names come
+ *   first, with their figures, the others by name.
  * - `search/<scope>/name/...`, a scope's models by name, in pages named by
  *   their first model, each naming the previous and the next; and
  *   `search/<scope>/<order>/<page>.json`, its first models by downloads or
@@ -46,7 +46,13 @@ export interface Manifest {
   libraries: readonly Facet[];
   /** Models of a task and a library together, by "task library" key. */
   pairs: ReadonlyMap<string, number>;
-  roots: readonly string[];
+  roots: readonly Hop[];
+}
+
+/** A prefix of the word trie, and whether it is a node larger than a leaf (its file is a top). */
+export interface Hop {
+  prefix: string;
+  node: boolean;
 }
 
 /** A model as a word file, a top or a listing gives it. */
@@ -66,7 +72,7 @@ export interface Shard {
   /** How many models have a word starting with the prefix: exact for a leaf, to two digits for a node. */
   count: number;
   complete: boolean;
-  children: readonly string[];
+  children: readonly Hop[];
   /** A leaf's models, by name; a node's most downloaded (its top), with their figures. */
   models: readonly Model[];
   /** For a leaf: the top of the nearest node above it, which ranks its popular models. */
@@ -163,8 +169,21 @@ export function parseManifest(json: unknown): Manifest {
     tasks,
     libraries,
     pairs,
-    roots: strings(json.roots, "roots"),
+    roots: hops(json.roots, "roots"),
   };
+}
+
+/** `[[prefix, is a node], ...]`, checked. */
+function hops(value: unknown, name: string): Hop[] {
+  if (!Array.isArray(value)) {
+    throw new SearchDataError(`"${name}" is not a list`);
+  }
+  return value.map((entry: unknown) => {
+    if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "boolean") {
+      throw new SearchDataError(`"${name}" holds something other than [prefix, node]`);
+    }
+    return { prefix: entry[0], node: entry[1] };
+  });
 }
 
 function figure(value: unknown): number | null {
@@ -207,7 +226,7 @@ function parseModels(json: Record<string, unknown>, figures: boolean, withWords:
   return models;
 }
 
-/** A word file: a leaf (with its models) or a node (with its children). */
+/** A leaf's word file (its models) or a node's top (its children and most downloaded models). */
 export function parseShard(json: unknown): Shard {
   if (!isObject(json) || typeof json.prefix !== "string" || typeof json.complete !== "boolean") {
     throw new SearchDataError("not a search word file");
@@ -220,18 +239,10 @@ export function parseShard(json: unknown): Shard {
     prefix: json.prefix,
     count: count(json.about),
     complete: false,
-    children: strings(json.children, "children"),
-    models: [],
+    children: hops(json.children, "children"),
+    models: parseModels(json, true, true),
     known: [],
   };
-}
-
-/** A node's top: its most downloaded models, with their figures. */
-export function parseTop(json: unknown): Model[] {
-  if (!isObject(json) || typeof json.prefix !== "string") {
-    throw new SearchDataError("not a search top");
-  }
-  return parseModels(json, true, true);
 }
 
 export function parseRankedPage(json: unknown): RankedPage {
@@ -256,9 +267,9 @@ export function parseNamePage(json: unknown): NamePage {
   };
 }
 
-/** Where the word file or top of `prefix` is, under the site's base. */
-export function shardPath(prefix: string, kind: "words" | "top" = "words"): string {
-  return `search/${kind}/${prefix.slice(0, 1)}/${prefix}.json`;
+/** Where the file of a hop is, under the site's base: a leaf's word file or a node's top. */
+export function shardPath(hop: Hop): string {
+  return `search/${hop.node ? "top" : "words"}/${hop.prefix.slice(0, 1)}/${hop.prefix}.json`;
 }
 
 /** The listing a set of filters browses, as its path under `search/`. */
@@ -301,12 +312,8 @@ export class SearchData {
     return pending;
   }
 
-  shard(prefix: string): Promise<Shard> {
-    return this.file(shardPath(prefix), parseShard);
-  }
-
-  top(prefix: string): Promise<Model[]> {
-    return this.file(shardPath(prefix, "top"), parseTop);
+  shard(hop: Hop): Promise<Shard> {
+    return this.file(shardPath(hop), parseShard);
   }
 
   rankedPage(scope: string, order: SortKey, page: number): Promise<RankedPage> {
@@ -320,32 +327,31 @@ export class SearchData {
 
   /**
    * The node that answers query word `word`: the walk from the roots stops
-   * at the first node whose prefix the word ends in (its models are the
-   * word's), or at a leaf (the word's models are among its own). A node
-   * comes with its top; a leaf with the top of the nearest node above it.
+   * at the first node whose prefix the word ends in (its top's models are
+   * the word's most downloaded), or at a leaf (the word's models are among
+   * its own), which comes with the top of the node above it, one file a hop.
    */
   async match(word: string): Promise<WordMatch> {
     let hops = this.manifest.roots;
-    let above: string | null = null;
+    let above: readonly Model[] = [];
     for (;;) {
-      const next = hops.find((prefix) => prefix.startsWith(word) || word.startsWith(prefix));
+      const next = hops.find((hop) => hop.prefix.startsWith(word) || word.startsWith(hop.prefix));
       if (next === undefined) {
         return { kind: "none" };
       }
       const node = await this.shard(next);
       const exact = word.length <= node.prefix.length;
       if (node.complete) {
-        const known = above === null ? [] : await this.top(above);
-        return { kind: "shard", shard: { ...node, known }, exact };
+        return { kind: "shard", shard: { ...node, known: above }, exact };
       }
-      if (exact || node.children.length === 0) {
-        if (!exact) {
-          // Every word under this node is the prefix itself.
-          return { kind: "none" };
-        }
-        return { kind: "shard", shard: { ...node, models: await this.top(node.prefix) }, exact };
+      if (exact) {
+        return { kind: "shard", shard: node, exact };
       }
-      above = node.prefix;
+      if (node.children.length === 0) {
+        // Every word under this node is the prefix itself.
+        return { kind: "none" };
+      }
+      above = node.models;
       hops = node.children;
     }
   }

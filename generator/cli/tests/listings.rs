@@ -389,24 +389,28 @@ fn the_stats_files_hold_every_models_figures() {
     }
 }
 
+/// The hops a node lists: each prefix and whether it is a node (its file a top).
+fn hops_of(list: &Value) -> Vec<(String, bool)> {
+    list.as_array().unwrap().iter().map(|h| (h[0].as_str().unwrap().to_owned(), h[1].as_bool().unwrap())).collect()
+}
+
 /// Walks the word trie from the manifest's roots as the island does: the
 /// node that answers `word`, and whether its prefix is the word's own.
-fn find_shard(dist: &Path, roots: &[String], word: &str, cache: &mut HashMap<String, Value>) -> Option<(Value, bool)> {
+fn find_shard(dist: &Path, roots: &[(String, bool)], word: &str, cache: &mut HashMap<String, Value>) -> Option<(Value, bool)> {
     let mut hops = roots.to_vec();
     loop {
-        let next = hops.iter().find(|p| p.starts_with(word) || word.starts_with(p.as_str()))?.clone();
-        let shard = cache
-            .entry(next.clone())
-            .or_insert_with(|| json(&dist.join(format!("search/words/{}/{next}.json", &next[..1]))))
-            .clone();
+        let (next, node) = hops.iter().find(|(p, _)| p.starts_with(word) || word.starts_with(p.as_str()))?.clone();
+        let kind = if node { "top" } else { "words" };
+        let shard = cache.entry(next.clone()).or_insert_with(|| json(&dist.join(format!("search/{kind}/{}/{next}.json", &next[..1])))).clone();
         assert_eq!(shard["prefix"], next.as_str());
+        assert_eq!(shard["complete"], !node, "{next}: a leaf's file is a word file, a node's a top");
         if word.len() <= next.len() {
             return Some((shard, true));
         }
         if shard["complete"] == true {
             return Some((shard, false));
         }
-        hops = shard["children"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_owned()).collect();
+        hops = hops_of(&shard["children"]);
         if hops.is_empty() {
             return None;
         }
@@ -430,7 +434,7 @@ fn row_words(row: &Value, strings: &[&str], at: usize) -> Vec<String> {
 fn every_word_prefix_finds_its_models_through_the_shards() {
     let Site { dist, models, .. } = site();
     let manifest = json(&dist.join("search/index.json"));
-    let roots: Vec<String> = manifest["roots"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_owned()).collect();
+    let roots = hops_of(&manifest["roots"]);
     let words: Vec<Vec<String>> = models.iter().map(Listed::words).collect();
     let mut prefixes: Vec<String> = words.iter().flatten().flat_map(|w| (1..=w.len()).map(|n| w[..n].to_owned())).collect();
     prefixes.extend(["zzzz", "q9x", "llamaz"].map(String::from));
@@ -458,19 +462,17 @@ fn every_word_prefix_finds_its_models_through_the_shards() {
             continue;
         }
         assert!(exact, "{prefix}: a node that is not a leaf answers only its own prefix");
-        assert!(shard.get("models").is_none(), "{prefix}: a node holds no models");
         let about = shard["about"].as_u64().unwrap() as f64;
         assert!((about - want.len() as f64).abs() <= want.len() as f64 * 0.05 + 0.5, "{prefix}: about {about} of {}", want.len());
-        let top = json(&dist.join(format!("search/top/{}/{}.json", &shard["prefix"].as_str().unwrap()[..1], shard["prefix"].as_str().unwrap())));
-        let listed: Vec<String> = top["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap().to_owned()).collect();
+        let listed: Vec<String> = shard["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap().to_owned()).collect();
         let most = by_downloads(matching.iter().copied());
         assert_eq!(listed, most[..most.len().min(SHARD_MODELS)], "{prefix}: the most downloaded, in order");
         capped += 1;
     }
     assert!(capped > 20 && exact_complete > 20, "{capped} capped, {exact_complete} complete");
-    // Every word file was reached, and each row names its model's other words.
-    let files = walkdir::WalkDir::new(dist.join("search/words")).into_iter().filter(|e| e.as_ref().unwrap().file_type().is_file()).count();
-    assert_eq!(files, cache.len(), "no word file is out of the walk's reach");
+    // Every word file and top was reached, and each row names its model's other words.
+    let count = |folder: &str| walkdir::WalkDir::new(dist.join(folder)).into_iter().filter(|e| e.as_ref().unwrap().file_type().is_file()).count();
+    assert_eq!(count("search/words") + count("search/top"), cache.len(), "no file of the trie is out of the walk's reach");
     let by_id: HashMap<&str, &Vec<String>> = models.iter().map(|m| m.id.as_str()).zip(&words).collect();
     for shard in cache.values().filter(|s| s["complete"] == true) {
         let strings: Vec<&str> = shard["strings"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();

@@ -6,13 +6,14 @@
 //!  "tasks": [["text-generation", "Text Generation", 123456], ...],
 //!  "libraries": [["transformers", "Transformers", 450123], ...],
 //!  "pairs": [[task, library, count], ...],
-//!  "roots": ["0", "1", ..., "a", "b", ...]}
+//!  "roots": [["0", true], ["1", true], ..., ["q", false], ...]}
 //! ```
 //!
 //! `tasks` are the known tasks that have models, `libraries` the catalogue
 //! libraries that do; `pairs` count the models of a task (index in `tasks`)
 //! and a library (index in `libraries`) together, for the filters' counts;
-//! `roots` are the first hops into the word trie. It changes only when a
+//! `roots` are the first hops into the word trie, each with whether it is a
+//! node larger than a shard (its file is a top). It changes only when a
 //! model is added or removed, or changes task or library.
 
 use serde::Serialize;
@@ -33,10 +34,10 @@ struct Manifest<'a> {
     tasks: Vec<(&'a str, &'a str, usize)>,
     libraries: Vec<(&'a str, &'a str, usize)>,
     pairs: Vec<(usize, usize, usize)>,
-    roots: &'a [String],
+    roots: &'a [(&'a str, bool)],
 }
 
-pub fn manifest_file<'a>(input: &ListingInput<'_>, groups: &Groups<'_>, roots: &[String]) -> ListingFile<'a> {
+pub fn manifest_file<'a>(input: &ListingInput<'_>, groups: &Groups<'_>, roots: &[(&str, bool)]) -> ListingFile<'a> {
     let settings = input.settings;
     // Libraries renumbered to those that have models.
     let mut position = vec![usize::MAX; groups.libraries.len()];

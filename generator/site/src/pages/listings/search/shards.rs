@@ -1,33 +1,29 @@
 //! The files of the word trie ([`super::trie`]).
 //!
 //! A leaf, `search/words/<first letter>/<prefix>.json`, lists every model
-//! with a word starting with `prefix`, by name:
+//! with a word starting with `prefix`, by name, without figures:
 //!
 //! ```json
 //! {"prefix": "llava", "complete": true, "strings": ["image-text-to-text", "transformers", "gguf"],
 //!  "models": [["ns/name", task, library, [words]], ...]}
 //! ```
 //!
-//! A larger node, at the same path, names only its children and about how
-//! many models it stands for (two significant digits, so a model added
-//! rarely changes it):
+//! A larger node, `search/top/<first letter>/<prefix>.json`, names about
+//! how many models it stands for (two significant digits), its longer
+//! prefixes (each with whether it is a node too, so the island knows which
+//! file to fetch) and its most downloaded models, with their figures:
 //!
 //! ```json
-//! {"prefix": "lla", "complete": false, "about": 12000, "children": ["llam", "llav"]}
-//! ```
-//!
-//! and its most downloaded models are in `search/top/<first letter>/<prefix>.json`:
-//!
-//! ```json
-//! {"prefix": "lla", "strings": [...], "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
+//! {"prefix": "lla", "complete": false, "about": 12000, "children": [["llam", true], ["llav", false]],
+//!  "strings": [...], "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
 //! ```
 //!
 //! So the word files hold no downloads and stay as they are while the
-//! downloads move; only the tops follow them. Task and library are indexes
-//! into `strings` (-1 for none); `words` are indexes of the model's words
-//! that do not come from its id (the island takes those from the id
-//! itself), so the island can check every word of a query against a model
-//! it found by one.
+//! downloads move; only the nodes' files, the tops, follow them, and a walk
+//! down the trie is still one file a hop. Task and library are indexes into
+//! `strings` (-1 for none); `words` are indexes of the model's words that
+//! do not come from its id (the island takes those from the id itself), so
+//! the island can check every word of a query against a model it found by one.
 
 use modelpages_render::ModelSummary;
 use serde::Serialize;
@@ -37,14 +33,10 @@ use super::words::{model_words, words};
 use crate::pages::listings::file::{KeyHasher, ListingFile};
 use crate::pages::listings::groups::Groups;
 
-/// Where the word file of `prefix` is, relative to the site root.
-pub fn shard_path(prefix: &str) -> String {
-    prefixed_path("words", prefix)
-}
-
-/// Where the top of `prefix` is.
-pub fn top_path(prefix: &str) -> String {
-    prefixed_path("top", prefix)
+/// Where the file of the node `prefix` is, relative to the site root: a
+/// leaf's word file, or (`capped`) a larger node's top.
+pub fn shard_path(prefix: &str, capped: bool) -> String {
+    prefixed_path(if capped { "top" } else { "words" }, prefix)
 }
 
 fn prefixed_path(kind: &str, prefix: &str) -> String {
@@ -83,16 +75,11 @@ struct LeafDoc<'a> {
 }
 
 #[derive(Serialize)]
-struct NodeDoc<'a> {
+struct TopDoc<'a> {
     prefix: &'a str,
     complete: bool,
     about: u64,
-    children: &'a [String],
-}
-
-#[derive(Serialize)]
-struct TopDoc<'a> {
-    prefix: &'a str,
+    children: Vec<(&'a str, bool)>,
     strings: Vec<&'a str>,
     models: Vec<TopRow<'a>>,
 }
@@ -106,36 +93,37 @@ pub fn about(n: u64) -> u64 {
     (n + unit / 2) / unit * unit
 }
 
-/// The files of one node: its word file, and for a node that is not a
-/// leaf its top.
-pub fn shard_files<'a>(shard: &'a Shard, models: &'a [&'a ModelSummary], groups: &Groups<'_>) -> Vec<ListingFile<'a>> {
+/// The file of one node: a leaf's word file, or a larger node's top.
+/// `capped` says which of the prefixes are larger nodes.
+pub fn shard_file<'a>(
+    shard: &'a Shard,
+    models: &'a [&'a ModelSummary],
+    groups: &Groups<'_>,
+    capped: &'a (dyn Fn(&str) -> bool + Sync),
+) -> ListingFile<'a> {
     if shard.complete {
         let mut key = KeyHasher::new("search leaf");
         key.str(&shard.prefix);
         groups.rows_key(&mut key, &shard.entries);
-        return vec![ListingFile::lazy(shard_path(&shard.prefix), key.finish(), move || Ok(rows_json(shard, models, false)))];
+        return ListingFile::lazy(shard_path(&shard.prefix, false), key.finish(), move || Ok(rows_json(shard, models, None)));
     }
     let about = about(shard.count.into());
-    let mut key = KeyHasher::new("search node");
+    let mut key = KeyHasher::new("search top");
     key.str(&shard.prefix).num(about);
     for child in &shard.children {
-        key.str(child);
+        key.str(child).num(u64::from(capped(child)));
     }
-    let node = ListingFile::lazy(shard_path(&shard.prefix), key.finish(), move || {
-        let doc = NodeDoc { prefix: &shard.prefix, complete: false, about, children: &shard.children };
-        Ok(serde_json::to_vec(&doc).expect("shards serialise"))
-    });
-    let mut key = KeyHasher::new("search top");
-    key.str(&shard.prefix);
     groups.ranked_key(&mut key, models, &shard.entries);
-    let top = ListingFile::lazy(top_path(&shard.prefix), key.finish(), move || Ok(rows_json(shard, models, true)));
-    vec![node, top]
+    ListingFile::lazy(shard_path(&shard.prefix, true), key.finish(), move || {
+        let children = shard.children.iter().map(|c| (c.as_str(), capped(c))).collect();
+        Ok(rows_json(shard, models, Some((about, children))))
+    })
 }
 
-/// A leaf's word file, or (`top`) a node's top: each model's id, task,
-/// library and the indexes of its words that do not come from its id, and
-/// in a top its downloads and likes.
-fn rows_json(shard: &Shard, models: &[&ModelSummary], top: bool) -> Vec<u8> {
+/// A leaf's word file, or (with its `about` count and its children) a
+/// node's top: each model's id, task, library and the indexes of its words
+/// that do not come from its id, and in a top its downloads and likes.
+fn rows_json<'a>(shard: &'a Shard, models: &[&'a ModelSummary], top: Option<(u64, Vec<(&'a str, bool)>)>) -> Vec<u8> {
     let all_words: Vec<(usize, Vec<String>)> = shard
         .entries
         .iter()
@@ -152,17 +140,18 @@ fn rows_json(shard: &Shard, models: &[&ModelSummary], top: bool) -> Vec<u8> {
         let task = table.index(summary.task.as_deref());
         let library = table.index(summary.library.as_deref());
         let extra: Vec<i64> = words[(*from_id).min(words.len())..].iter().map(|w| table.index(Some(w.as_str()))).collect();
-        if top {
+        if top.is_some() {
             top_rows.push((summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra));
         } else {
             leaf_rows.push((summary.id.as_str(), task, library, extra));
         }
     }
     let prefix = &shard.prefix;
-    let bytes = if top {
-        serde_json::to_vec(&TopDoc { prefix, strings: table.strings, models: top_rows })
-    } else {
-        serde_json::to_vec(&LeafDoc { prefix, complete: true, strings: table.strings, models: leaf_rows })
+    let bytes = match top {
+        Some((about, children)) => {
+            serde_json::to_vec(&TopDoc { prefix, complete: false, about, children, strings: table.strings, models: top_rows })
+        }
+        None => serde_json::to_vec(&LeafDoc { prefix, complete: true, strings: table.strings, models: leaf_rows }),
     };
     bytes.expect("shards serialise")
 }
