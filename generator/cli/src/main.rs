@@ -316,12 +316,13 @@ fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
 
 /// The model ids of a `--changed` file (`-`: standard input).
 fn read_changed_list(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
-    let text = if path == std::path::Path::new("-") {
-        std::io::read_to_string(std::io::stdin()).context("cannot read the changed list from standard input")?
+    let ids = if path == std::path::Path::new("-") {
+        modelpages_site::read_changed_list(std::io::stdin().lock()).context("changed list on standard input")?
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read the changed list {}", path.display()))?
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read the changed list {}", path.display()))?;
+        modelpages_site::read_changed_list(file).with_context(|| format!("changed list {}", path.display()))?
     };
-    modelpages_site::parse_changed_list(&text).with_context(|| format!("changed list {}", path.display()))
+    Ok(ids)
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
@@ -391,7 +392,17 @@ fn deploy(args: DeployArgs) -> anyhow::Result<ExitCode> {
         eprintln!("note: compared the whole site with the destination: {why}");
     }
     for skipped in &plan.skipped {
-        eprintln!("note: {skipped} is not a regular file of the site and is not deployed");
+        eprintln!("note: {} is not deployed: a link, a dot file or another entry no build writes", modelpages_record::printable(skipped));
+    }
+    if let Some(first) = plan.left_alone.first() {
+        eprintln!(
+            "note: left alone {} files on the destination that the site lacks but no deploy of it sent there (first: {first}); remove them yourself if they are stale",
+            plan.left_alone.len(),
+            first = modelpages_record::printable(first)
+        );
+    }
+    if !plan.kept.is_empty() {
+        eprintln!("note: kept {} files the site lacks, as [deploy] keep says ({})", plan.kept.len(), plan.kept.join(", "));
     }
     if report.dry_run {
         let mut stdout = std::io::stdout().lock();

@@ -17,6 +17,15 @@ fn build_changed(list: &Path, models: &Path, out: &Path) -> Run {
     build_with(&["--changed".as_ref(), list.as_os_str()], models, out, &site_src())
 }
 
+/// `modelpages build --changed -` of `models` into `out`, reading the list
+/// from `stdin`.
+fn build_changed_from(stdin: Stdio, models: &Path, out: &Path) -> std::process::Command {
+    let mut command = modelpages();
+    command.args(["build", "--changed", "-", "--models"]).arg(models).arg("--out").arg(out).arg("--site-src").arg(site_src());
+    command.stdin(stdin);
+    command
+}
+
 /// A synthetic corpus of `count` models and a site built from it: the
 /// folder holding both, the models folder and the site.
 fn built_site(count: usize) -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -53,14 +62,7 @@ fn a_changed_list_limits_the_rebuild_to_the_models_it_names() {
     assert_eq!(inode(&untouched), before, "an unchanged page is linked, not rewritten");
 
     // From standard input; a model named that did not change is not rendered.
-    let mut child = modelpages()
-        .args(["build", "--changed", "-", "--models"])
-        .arg(&models)
-        .arg("--out")
-        .arg(&out)
-        .arg("--site-src")
-        .arg(site_src())
-        .stdin(Stdio::piped())
+    let mut child = build_changed_from(Stdio::piped(), &models, &out)
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -136,5 +138,23 @@ fn a_bad_changed_list_is_refused_naming_its_file_and_line() {
     assert!(missing.stderr.contains("no-such-list"), "{}", missing.stderr);
     let with_full = modelpages().args(["build", "--full", "--changed"]).arg(&list).output().unwrap();
     assert_eq!(with_full.status.code(), Some(2), "--changed and --full contradict each other");
+    assert_eq!(snapshot(&out), before, "the site is left as it was");
+}
+
+#[test]
+#[cfg(unix)]
+fn an_endless_or_overlong_changed_list_is_refused_without_reading_it_all() {
+    let (tmp, models, out) = built_site(3);
+    let before = snapshot(&out);
+    // An endless standard input: reading stops past the limit, with an error.
+    let endless: Run = build_changed_from(fs::File::open("/dev/zero").unwrap().into(), &models, &out).output().unwrap().into();
+    assert_ne!(endless.code, 0);
+    assert!(endless.stderr.contains("standard input") && endless.stderr.contains("longer than 16 MiB"), "{}", endless.stderr);
+    // A list of too many lines, short as it is in bytes.
+    let list = tmp.path().join("changed.txt");
+    fs::write(&list, "ns1/model-1\n".repeat(modelpages_site::MAX_LIST_LINES + 1)).unwrap();
+    let long = build_changed(&list, &models, &out);
+    assert_ne!(long.code, 0);
+    assert!(long.stderr.contains("changed.txt") && long.stderr.contains("more than 250000 lines"), "{}", long.stderr);
     assert_eq!(snapshot(&out), before, "the site is left as it was");
 }

@@ -25,8 +25,8 @@ fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {
     let run = site.deploy(&[]);
     assert_ok(&run);
     assert!(run.stderr.contains("the first deploy to this destination"), "{}", run.stderr);
-    assert_eq!(snapshot(&site.www), snapshot(&site.out), "the first deploy mirrors dist/ byte for byte");
-    let files = snapshot(&site.out).len();
+    assert_eq!(site_files(&site.www), site_files(&site.out), "the first deploy mirrors dist/ byte for byte");
+    let files = site_files(&site.out).len();
     assert!(run.stderr.contains(&format!("uploaded {files} files, removed 0")), "{}", run.stderr);
     assert_eq!(site.change_set()["paths"], serde_json::json!({}), "a complete deploy consumes the change set");
 
@@ -53,7 +53,7 @@ fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {
     assert_eq!(sent, expected, "exactly the change set is written");
     assert!(sent.iter().any(|p| p == "ns9/added/index.html") && sent.len() < files / 3, "{sent:?}");
     assert!(run.stderr.contains(&format!("uploaded {} files, removed 0", sent.len())), "{}", run.stderr);
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
 
     // A model removed: its files disappear from the host, and its folder.
     fs::remove_dir_all(site.models.join("ns2/model-2")).unwrap();
@@ -67,7 +67,7 @@ fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {
     assert!(run.stderr.contains(&format!("removed {}", gone.len())), "{gone:?} {}", run.stderr);
     assert!(!site.www.join("ns2/model-2").exists(), "the emptied folder goes too");
     assert!(!site.www.join("api/models/ns2/model-2.json").exists());
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
 }
 
 #[test]
@@ -85,12 +85,13 @@ fn two_builds_then_one_deploy_send_the_union_and_a_model_added_then_removed_is_a
     assert_eq!(paths["ns9/second/index.html"], "added", "{paths}");
     let run = site.deploy(&["--dry-run"]);
     assert_ok(&run);
-    assert!(run.stdout.contains("upload ns9/second/index.html\n") && run.stdout.contains("remove ns9/first/index.html\n"), "{}", run.stdout);
+    // ns9/first never reached the host: there is nothing there to remove.
+    assert!(run.stdout.contains("upload ns9/second/index.html\n") && !run.stdout.contains("ns9/first"), "{}", run.stdout);
     let run = site.deploy(&[]);
     assert_ok(&run);
     let sent = written(&before, &inodes(&site.www));
     assert!(sent.contains(&"ns9/second/index.html".to_owned()) && !sent.iter().any(|p| p.starts_with("ns9/first")), "{sent:?}");
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
 }
 
 #[test]
@@ -101,7 +102,7 @@ fn a_dry_run_prints_the_plan_and_changes_nothing() {
     let run = site.deploy(&["--dry-run"]);
     assert_ok(&run);
     let uploads = run.stdout.lines().filter(|l| l.starts_with("upload ")).count();
-    assert_eq!(uploads, snapshot(&site.out).len(), "{}", run.stdout);
+    assert_eq!(uploads, site_files(&site.out).len(), "{}", run.stdout);
     assert_eq!(run.stdout.lines().next(), Some("upload .modelpages-site"), "the marker goes first");
     assert!(run.stderr.contains("nothing was changed"), "{}", run.stderr);
     assert!(!site.www.exists(), "a dry run makes no folder");
@@ -147,13 +148,13 @@ fn max_deletes_refuses_before_anything_is_sent() {
     assert!(run.stdout.contains("remove ns1/model-1/index.html"), "{}", run.stdout);
     let run = site.deploy(&["--max-deletes", &gone.to_string()]);
     assert_ok(&run);
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
 }
 
 #[test]
 fn a_killed_deploy_is_resumed_by_the_next() {
     let site = Site::new(60);
-    let total = snapshot(&site.out).len();
+    let total = site_files(&site.out).len();
     // Slowed to 30 ms an upload, 8 at a time: the whole takes about a second.
     let mut child = modelpages()
         .arg("deploy").arg(site.dest()).arg("--out").arg(&site.out)
@@ -169,12 +170,12 @@ fn a_killed_deploy_is_resumed_by_the_next() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    // A file being written when the kill came stays under its temporary
-    // name (`name#<n>`), which the next deploy sweeps away.
-    let partial: BTreeMap<String, String> = snapshot(&site.www).into_iter().filter(|(p, _)| !p.contains('#')).collect();
+    // A file being written when the kill came stays in the upload folder,
+    // which the next deploy clears.
+    let partial: BTreeMap<String, String> = site_files(&site.www).into_iter().filter(|(p, _)| !p.starts_with(".modelpages-upload/")).collect();
     assert!(partial.len() > 30 && partial.len() < total, "killed halfway: {} of {total}", partial.len());
     for (path, hash) in &partial {
-        assert_eq!(snapshot(&site.out).get(path), Some(hash), "{path}: only whole files of the site");
+        assert_eq!(site_files(&site.out).get(path), Some(hash), "{path}: only whole files of the site");
     }
     assert!(partial.contains_key(".modelpages-site"), "the marker went first");
 
@@ -183,7 +184,7 @@ fn a_killed_deploy_is_resumed_by_the_next() {
     assert!(run.stderr.contains("finishing an interrupted full deploy"), "{}", run.stderr);
     let uploaded: usize = run.stderr.split("uploaded ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(uploaded <= total - partial.len() + 8, "resumed, not started over: {uploaded} of {total} sent again");
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
     assert!(!journal.exists(), "a complete deploy removes its journal");
 }
 
@@ -215,7 +216,7 @@ fn a_deploy_of_an_interrupted_incremental_deploy_skips_what_was_sent() {
         "{}",
         run.stderr
     );
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
 }
 
 #[test]
@@ -245,7 +246,7 @@ fn sites_whose_last_build_did_not_finish_are_not_deployed() {
     let run = site.deploy(&[]);
     assert_ok(&run);
     assert!(run.stderr.contains("cannot list what changed"), "{}", run.stderr);
-    assert_eq!(snapshot(&site.www), snapshot(&site.out));
+    assert_eq!(site_files(&site.www), site_files(&site.out));
 }
 
 #[test]
@@ -265,12 +266,12 @@ fn a_hostile_change_set_is_refused_and_names_its_file() {
     std::os::unix::fs::symlink(site.root.join("secret"), site.out.join("leak.html")).unwrap();
     let run = site.deploy(&["--full"]);
     assert_ok(&run);
-    assert!(run.stderr.contains("leak.html is not a regular file of the site and is not deployed"), "{}", run.stderr);
+    assert!(run.stderr.contains("leak.html is not deployed: a link, a dot file or another entry no build writes"), "{}", run.stderr);
     assert!(!site.www.join("leak.html").exists());
 }
 
 #[test]
-fn a_full_deploy_repairs_the_host_and_spares_what_keep_names() {
+fn a_full_deploy_repairs_the_host_and_removes_only_what_it_sent() {
     let site = Site::new(6);
     assert_ok(&site.deploy(&[]));
     // Damage the host behind the deploy's back, and add files of its own.
@@ -290,10 +291,22 @@ fn a_full_deploy_repairs_the_host_and_spares_what_keep_names() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
-    assert!(stderr.contains("uploaded 2 files, removed 1"), "{stderr}");
-    let mut host = snapshot(&site.www);
+    // The stray and CNAME were put there by hand, not by a deploy of this
+    // site: both stay; CNAME is also what keep names.
+    assert!(stderr.contains("uploaded 2 files, removed 0"), "{stderr}");
+    assert!(stderr.contains("note: left alone 1 files on the destination that the site lacks but no deploy of it sent there (first: stray.html)"), "{stderr}");
+    assert!(stderr.contains("note: kept 1 files the site lacks, as [deploy] keep says (CNAME)"), "{stderr}");
+    let mut host = site_files(&site.www);
     assert!(host.remove("CNAME").is_some(), "kept");
-    assert_eq!(host, snapshot(&site.out));
+    assert!(host.remove("stray.html").is_some(), "left alone");
+    assert_eq!(host, site_files(&site.out));
+
+    // A file the site had and lost is removed by a full deploy: a deploy sent it.
+    fs::remove_dir_all(site.models.join("ns1/model-1")).unwrap();
+    site.build();
+    let run = site.deploy(&["--full"]);
+    assert_ok(&run);
+    assert!(!site.www.join("ns1/model-1/index.html").exists() && site.www.join("stray.html").exists(), "{}", run.stderr);
 }
 
 #[test]
@@ -311,4 +324,35 @@ fn foreign_and_overlapping_destinations_are_refused() {
     }
     let run = deploy(&site.root.join("models"), &site.dest(), &[]);
     assert!(run.code == 1 && run.stderr.contains("not a site modelpages built"), "{}", run.stderr);
+}
+
+#[test]
+fn links_in_a_local_destination_are_never_followed() {
+    let site = Site::new(10);
+    assert_ok(&site.deploy(&[]));
+    // ns1/ on the host becomes a link to a folder elsewhere holding a copy
+    // of its pages and files of its own; robots.txt a link to a file there.
+    let outside = site.root.join("outside");
+    copy_tree(&site.www.join("ns1"), &outside);
+    write(&outside, "precious.txt", "precious");
+    write(&outside, "model-1/extra.html", "mine");
+    fs::remove_dir_all(site.www.join("ns1")).unwrap();
+    std::os::unix::fs::symlink(&outside, site.www.join("ns1")).unwrap();
+    fs::remove_file(site.www.join("robots.txt")).unwrap();
+    std::os::unix::fs::symlink(outside.join("precious.txt"), site.www.join("robots.txt")).unwrap();
+    let before = snapshot(&outside);
+
+    let run = site.deploy(&["--full"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("symbolic link") && run.stderr.contains("never follows or replaces"), "{}", run.stderr);
+    assert_eq!(snapshot(&outside), before, "nothing outside the destination was removed or written");
+
+    // A change deploy that would write into ns1/ stops at the link too.
+    write(&site.models, "ns1/model-1/model.json", r#"{"id": "ns1/model-1", "pipeline_tag": "fill-mask", "downloads": 99}"#);
+    site.build();
+    let run = site.deploy(&[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("{}: is a symbolic link", site.www.join("ns1").display())), "{}", run.stderr);
+    assert_eq!(snapshot(&outside), before);
+    assert!(fs::symlink_metadata(site.www.join("ns1")).unwrap().file_type().is_symlink(), "the link itself is the owner's");
 }

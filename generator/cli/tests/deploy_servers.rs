@@ -204,8 +204,8 @@ fn webdav_mirrors_the_site_sends_only_changes_and_keeps_the_password_out_of_sigh
 
     let run = transcript.keep(deploy_with(&site.out, &dest, &[], &env));
     assert_ok(&run);
-    assert_eq!(snapshot(&root), snapshot(&site.out), "the first deploy mirrors dist/ byte for byte");
-    assert_eq!(stored(&server), snapshot(&site.out).len());
+    assert_eq!(site_files(&root), site_files(&site.out), "the first deploy mirrors dist/ byte for byte");
+    assert_eq!(stored(&server), site_files(&site.out).len());
 
     site.add_model("ns9/added");
     site.build();
@@ -213,13 +213,13 @@ fn webdav_mirrors_the_site_sends_only_changes_and_keeps_the_password_out_of_sigh
     let before = stored(&server);
     assert_ok(&transcript.keep(deploy_with(&site.out, &dest, &[], &env)));
     assert_eq!(stored(&server) - before, changed);
-    assert_eq!(snapshot(&root), snapshot(&site.out));
+    assert_eq!(site_files(&root), site_files(&site.out));
 
     fs::remove_dir_all(site.models.join("ns3/model-3")).unwrap();
     site.build();
     assert_ok(&transcript.keep(deploy_with(&site.out, &dest, &[], &env)));
     assert!(!root.join("ns3/model-3/index.html").exists() && !root.join("api/models/ns3/model-3.json").exists());
-    assert_eq!(snapshot(&root), snapshot(&site.out));
+    assert_eq!(site_files(&root), site_files(&site.out));
 
     // A wrong password is an error that does not show it.
     let wrong = "dav-WRONG-password-modelpages-0042";
@@ -246,5 +246,46 @@ fn a_server_that_comes_up_late_is_waited_for_with_backoff() {
     let run = deploy.join().unwrap();
     assert_ok(&run);
     assert!(server.log().contains("\"HEAD /.modelpages-site\""), "the retried request reached the server");
-    assert_eq!(snapshot(&root), snapshot(&site.out));
+    assert_eq!(site_files(&root), site_files(&site.out));
+}
+
+/// What a deploy prints when a host refuses it: no credential, in any form,
+/// no terminal escape, and not 200 KB of the server's body.
+fn assert_tame(run: &DeployRun, secrets: &[&str]) {
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let printed = format!("{}{}", run.stdout, run.stderr);
+    for secret in secrets {
+        assert!(!printed.contains(secret), "{secret} was printed: {printed}");
+    }
+    assert!(!printed.chars().any(|c| c.is_control() && c != '\n'), "a control character was printed: {printed:?}");
+    assert!(printed.len() < 4000, "{} bytes printed", printed.len());
+}
+
+#[test]
+fn credentials_and_hostile_answers_never_reach_the_terminal() {
+    let site = Site::new(2);
+    // WebDAV with a short password, refused by a server that echoes the
+    // request: the basic credential, and the password it decodes to.
+    let password = "pw9";
+    let (port, server) = servers::echo_server(&format!("user deployer password {password} refused"), 8);
+    let env = [("MODELPAGES_DEPLOY_USER", "deployer"), ("MODELPAGES_DEPLOY_PASSWORD", password)];
+    let run = deploy_with(&site.out, &format!("http://127.0.0.1:{port}/"), &[], &env);
+    // base64 of "deployer:pw9"
+    assert_tame(&run, &["ZGVwbG95ZXI6cHc5", password, "deployer:pw9"]);
+    assert!(run.stderr.contains("403") && run.stderr.contains("[redacted]"), "{}", run.stderr);
+    drop(server);
+
+    // An S3 endpoint with a password and a token in its URL, answered the same way.
+    let (port, _server) = servers::echo_server("no", 64);
+    for endpoint in [format!("http://admin:pw9@127.0.0.1:{port}/?token=tok-FAKE-9876"), "http://admin:pw9@127.0.0.1:1".to_owned()] {
+        let env = [
+            ("AWS_ENDPOINT_URL", endpoint.as_str()),
+            ("AWS_ACCESS_KEY_ID", ACCESS_KEY),
+            ("AWS_SECRET_ACCESS_KEY", SECRET_KEY),
+            ("AWS_REGION", "us-east-1"),
+        ];
+        let run = deploy_with(&site.out, "s3://site/hub", &[], &env);
+        assert_tame(&run, &[password, "admin", "tok-FAKE-9876", SECRET_KEY]);
+        assert!(run.stderr.contains("http://127.0.0.1:"), "the host is still named: {}", run.stderr);
+    }
 }

@@ -262,6 +262,55 @@ fn safe_pages_show_the_input_as_text() {
     }
 }
 
+#[test]
+fn no_page_shows_text_that_reorders_itself() {
+    // Record values are shown with bidi overrides and isolates as escapes,
+    // on pages and in the search files the island shows; a card's own
+    // prose is the card's (right-to-left text may need them).
+    let b = built();
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(&b.out) {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let search = path.strip_prefix(&b.out).is_ok_and(|p| p.starts_with("search"));
+        let text = match path.extension().and_then(|e| e.to_str()) {
+            Some("html") => outside_card_bodies(&fs::read_to_string(path).unwrap()),
+            Some("json") if search => fs::read_to_string(path).unwrap(),
+            _ => continue,
+        };
+        let found: Vec<char> = text.chars().filter(|c| modelpages_record::reorders_text(*c)).collect();
+        assert!(found.is_empty(), "{}: {found:?}", path.display());
+        checked += 1;
+    }
+    assert!(checked > page_ids(&b.cases).len(), "{checked} files checked");
+}
+
+#[test]
+fn a_hidden_flag_of_the_wrong_type_keeps_the_model_out_of_listings() {
+    let b = built();
+    assert!(b.out.join("hub/hidden-string/index.html").exists(), "its page is built");
+    let listed = |file: &str| fs::read_to_string(b.out.join(file)).unwrap().contains("hidden-string");
+    assert!(!listed("sitemap.xml") && !listed("hub/index.html"), "listed");
+    assert!(fs::read_to_string(b.out.join("hub/index.html")).unwrap().contains("sibling-size-negative"), "its neighbour is listed");
+}
+
+/// The text and attribute values of `html` outside its cards' bodies.
+fn outside_card_bodies(html: &str) -> String {
+    let mut out = String::new();
+    let mut card_depth = 0usize;
+    for node in tokens(html) {
+        match &node {
+            Node::Start { name, .. } if name == "div" && (card_depth > 0 || node.attr("class") == Some("card-body")) => card_depth += 1,
+            Node::End { name } if name == "div" && card_depth > 0 => card_depth -= 1,
+            _ if card_depth > 0 => {}
+            Node::Text(text) => out.push_str(text),
+            Node::Start { attrs, .. } => attrs.iter().for_each(|(_, value)| out.push_str(value)),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The examples of a page: (language, whether it has a copy button, text
 /// shown, which the button copies).
 fn page_examples(html: &str) -> Vec<(String, bool, String)> {

@@ -90,6 +90,21 @@ fn incremental_builds_keep_bases_and_derivatives_right() {
     assert_eq!(derivatives_on(&page(&dist, BASE)), ["x/ft-a", "z/q"]);
     assert!(dist.join("y/ft-b/index.html").exists());
 
+    // A hidden base: its page is built, but the page of a model naming it
+    // does not link it there; it links the hub, as for a base not on the site.
+    write(&models, "acme/secret/model.json", &record("acme/secret", 1, r#", "hidden": true"#));
+    let names_secret = r#", "tags": ["base_model:finetune:acme/secret"]"#;
+    write(&models, "x/from-secret/model.json", &record("x/from-secret", 1, names_secret));
+    build_and_compare(tmp.path(), &models, "hidden base");
+    let from_secret = page(&dist, "x/from-secret");
+    assert!(!from_secret.contains("href=\"/acme/secret/\""), "{from_secret}");
+    assert!(from_secret.contains("class=\"tree-base\" href=\"https://huggingface.co/acme/secret\""));
+    assert!(dist.join("acme/secret/index.html").exists());
+    // Listed again: the derivative's page links it on the site.
+    write(&models, "acme/secret/model.json", &record("acme/secret", 1, ""));
+    build_and_compare(tmp.path(), &models, "hidden base listed");
+    assert!(page(&dist, "x/from-secret").contains("class=\"tree-base\" href=\"/acme/secret/\""));
+
     // Removed.
     fs::remove_dir_all(models.join("z")).unwrap();
     build_and_compare(tmp.path(), &models, "derivative removed");

@@ -71,6 +71,19 @@ fn a_folder_of_other_files_is_refused_and_left_as_it_was() {
     );
 }
 
+/// The manifest beside `out` as an earlier version wrote it: without the
+/// site's identity.
+fn strip_site_id(out: &Path) {
+    let path = out.with_file_name(format!(".{}.manifest", out.file_name().unwrap().to_string_lossy()));
+    let bytes = fs::read(&path).unwrap();
+    let newline = bytes.iter().position(|b| *b == b'\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_slice(&bytes[..newline]).unwrap();
+    assert!(header.as_object_mut().unwrap().remove("site_id").is_some(), "a manifest records the site's identity");
+    let mut rewritten = serde_json::to_vec(&header).unwrap();
+    rewritten.extend_from_slice(&bytes[newline..]);
+    fs::write(&path, rewritten).unwrap();
+}
+
 #[test]
 fn a_site_built_before_the_marker_is_recognised_by_its_manifest() {
     let tmp = tempfile::tempdir().unwrap();
@@ -79,12 +92,18 @@ fn a_site_built_before_the_marker_is_recognised_by_its_manifest() {
     let out = tmp.path().join("dist");
     assert_eq!(build(&models, &out, &site_src()).code, 0);
     let site = snapshot(&out);
-    // As an earlier version left it: no marker, the manifest names the folder.
+    // As an earlier version left it: no marker, and a manifest that names
+    // the folder but records no site identity.
     let _ = fs::remove_file(out.join(".modelpages-site"));
+    strip_site_id(&out);
     let run = build(&models, &out, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(out.join(".modelpages-site").is_file(), "marked now");
+    let marker = fs::read_to_string(out.join(".modelpages-site")).unwrap();
+    assert!(marker.contains("site-id: "), "marked now, with an identity: {marker}");
     assert_eq!(snapshot(&out), site);
+    // From then on the identity is kept, build after build.
+    assert_eq!(full_build(&models, &out, &site_src()).code, 0);
+    assert_eq!(fs::read_to_string(out.join(".modelpages-site")).unwrap(), marker);
 
     // A copy of it is another folder: the manifest does not name it.
     let copy = tmp.path().join("copy");
@@ -92,6 +111,38 @@ fn a_site_built_before_the_marker_is_recognised_by_its_manifest() {
     fs::remove_file(copy.join(".modelpages-site")).unwrap();
     fs::copy(tmp.path().join(".dist.manifest"), tmp.path().join(".copy.manifest")).unwrap();
     assert_eq!(build(&models, &copy, &site_src()).code, 1);
+}
+
+#[test]
+fn a_marker_copied_with_a_site_does_not_make_a_folder_of_other_files_a_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    synthetic_corpus(&models, 3, "x");
+    let dist = tmp.path().join("dist");
+    assert_eq!(build(&models, &dist, &site_src()).code, 0);
+    // docs/ holds the user's own files; `cp -a dist/. docs/` adds the site's.
+    let docs = tmp.path().join("docs");
+    for i in 0..300 {
+        write(&docs, &format!("notes/{i}.md"), &format!("note {i}\n"));
+    }
+    copy_tree(&dist, &docs);
+    let marker = docs.join(".modelpages-site");
+    let before = snapshot(&docs);
+    assert!(marker.is_file() && before.len() > 300);
+    let mut markers = vec![fs::read(&marker).unwrap()];
+    // An earlier version's marker, and an empty one, copied the same way.
+    markers.push(b"This folder is a site built by modelpages.\n".to_vec());
+    markers.push(Vec::new());
+    for bytes in markers {
+        fs::write(&marker, &bytes).unwrap();
+        let run = build(&models, &docs, &site_src());
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(error_line(&run).contains("not empty and not a site modelpages built"), "{}", run.stderr);
+        assert_eq!(snapshot(&docs), before, "all 300 of the user's files are still there");
+        assert_eq!(leftovers_of(tmp.path(), "docs"), Vec::<String>::new(), "no lock, manifest or staging");
+    }
+    // dist/ itself is still its own site.
+    assert_eq!(build(&models, &dist, &site_src()).code, 0);
 }
 
 /// A project as a user has it: records, site sources and settings.

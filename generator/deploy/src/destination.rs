@@ -16,28 +16,26 @@
 //!
 //! Credentials never appear in what the deploy prints or keeps: a
 //! destination is shown without them, and every message from the storage
-//! library passes through [`Secrets::redact`] first, in case one quotes a
-//! request or a header.
+//! library or a host passes through [`Secrets::redact`] first, in case one
+//! quotes a request, a header or a URL with a password.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use modelpages_site::destination_folder::DestinationFolder;
 use object_store::aws::AmazonS3Builder;
 use object_store::http::HttpBuilder;
-use object_store::local::LocalFileSystem;
-use object_store::memory::InMemory;
 use object_store::prefix::PrefixStore;
-use object_store::{BackoffConfig, ClientOptions, HeaderMap, HeaderValue, ObjectStore, RetryConfig};
+use object_store::{BackoffConfig, ClientOptions, HeaderMap, HeaderValue, RetryConfig};
 
+pub use crate::redact::Secrets;
+use crate::remote::Host;
 use crate::DeployError;
 
 /// Environment variables holding WebDAV credentials.
 pub const USER_ENV: &str = "MODELPAGES_DEPLOY_USER";
 pub const PASSWORD_ENV: &str = "MODELPAGES_DEPLOY_PASSWORD";
-
-/// Environment variables whose values are secrets, whichever store is used.
-const SECRET_ENVS: [&str; 4] = ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", PASSWORD_ENV];
 
 #[derive(Debug, Clone, PartialEq)]
 enum Kind {
@@ -55,24 +53,8 @@ pub struct Destination {
     pub secrets: Secrets,
 }
 
-/// Values that must never be printed.
-#[derive(Debug, Default)]
-pub struct Secrets(Vec<String>);
-
-impl Secrets {
-    fn from_env() -> Secrets {
-        // Short values would blank out ordinary words; real keys are long.
-        Secrets(SECRET_ENVS.iter().filter_map(|k| std::env::var(k).ok()).filter(|v| v.len() >= 4).collect())
-    }
-
-    /// `text` with every secret replaced.
-    pub fn redact(&self, text: &str) -> String {
-        self.0.iter().fold(text.to_owned(), |text, secret| text.replace(secret.as_str(), "[redacted]"))
-    }
-}
-
 fn bad(text: &str, message: impl Into<String>) -> DeployError {
-    DeployError::Destination { destination: shown_for_error(text), message: message.into() }
+    DeployError::Destination { destination: shown_for_error(text), message: Secrets::from_env().redact(&message.into()) }
 }
 
 /// `text` as it may be shown in an error about it: without what could be a
@@ -143,21 +125,17 @@ impl Destination {
         !matches!(self.kind, Kind::Local(_))
     }
 
-    /// Opens the store. A local folder that does not exist yet is made,
+    /// Opens the host. A local folder that does not exist yet is made,
     /// except for a dry run, which sees it as empty.
-    pub fn connect(&self, dry_run: bool) -> Result<Arc<dyn ObjectStore>, DeployError> {
+    pub fn connect(&self, dry_run: bool) -> Result<Host, DeployError> {
         let failed = |e: object_store::Error| DeployError::Destination {
             destination: self.shown.clone(),
             message: self.secrets.redact(&e.to_string()),
         };
         match &self.kind {
             Kind::Local(root) => {
-                if dry_run && std::fs::symlink_metadata(root).is_err() {
-                    return Ok(Arc::new(InMemory::new()));
-                }
-                std::fs::create_dir_all(root).map_err(|e| bad(&self.shown, e.to_string()))?;
-                let store = LocalFileSystem::new_with_prefix(root).map_err(failed)?.with_automatic_cleanup(true);
-                Ok(Arc::new(store))
+                let folder = DestinationFolder::open(root, !dry_run).map_err(|e| bad(&self.shown, e.to_string()))?;
+                Ok(Host::Local(folder))
             }
             Kind::S3 { bucket, prefix } => {
                 let mut builder = AmazonS3Builder::from_env()
@@ -173,9 +151,9 @@ impl Destination {
                 }
                 let store = Arc::new(builder.build().map_err(failed)?);
                 if prefix.is_empty() {
-                    Ok(store)
+                    Ok(Host::Store(store))
                 } else {
-                    Ok(Arc::new(PrefixStore::new(store, prefix.as_str())))
+                    Ok(Host::Store(Arc::new(PrefixStore::new(store, prefix.as_str()))))
                 }
             }
             Kind::WebDav(url) => {
@@ -193,26 +171,10 @@ impl Destination {
                     .with_client_options(client_options(url.scheme() == "http", headers))
                     .build()
                     .map_err(failed)?;
-                Ok(Arc::new(store))
+                Ok(Host::Store(Arc::new(store)))
             }
         }
     }
-}
-
-/// Removes the temporary files (`name#<digits>`) that the local store writes
-/// before renaming each into place and that a killed deploy leaves behind:
-/// this program made them, and no listing shows them. Links are not followed.
-pub fn sweep_staged(root: &Path) -> std::io::Result<usize> {
-    let mut swept = 0;
-    for entry in walkdir::WalkDir::new(root).follow_links(false).into_iter().filter_map(Result::ok) {
-        let name = entry.file_name().to_string_lossy();
-        let staged = name.rsplit_once('#').is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        if staged && entry.file_type().is_file() {
-            std::fs::remove_file(entry.path())?;
-            swept += 1;
-        }
-    }
-    Ok(swept)
 }
 
 fn local(text: &str, path: &Path, secrets: Secrets) -> Result<Destination, DeployError> {
@@ -238,7 +200,7 @@ fn client_options(allow_http: bool, headers: HeaderMap) -> ClientOptions {
 }
 
 /// Standard base64 with padding, for a basic-authentication header.
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -285,9 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn secrets_are_redacted_and_base64_is_standard() {
-        let secrets = Secrets(vec!["s3cr3t-value".into()]);
-        assert_eq!(secrets.redact("auth s3cr3t-value failed"), "auth [redacted] failed");
+    fn base64_is_standard() {
         assert_eq!(base64(b"user:pass"), "dXNlcjpwYXNz");
         assert_eq!(base64(b"a"), "YQ==");
         assert_eq!(base64(b"ab"), "YWI=");

@@ -4,10 +4,13 @@
 //! - `.dist.deploy` is the journal of the deploy under way: a header line
 //!   (the destination, whether the plan was full), then one line per file
 //!   uploaded, `<blake3 of its bytes> <path>`, appended as each upload
-//!   completes. The next deploy to the same destination skips a file whose
-//!   bytes still have that hash (a build in between may have changed it),
-//!   and plans in full again if the interrupted plan was full, since its
-//!   removals came from a listing. The change set is consumed only when a
+//!   completes. The next deploy to the same destination plans in full again
+//!   if the interrupted plan was full (its removals came from a listing, and
+//!   the new listing says what is there); otherwise it skips a file whose
+//!   bytes still have that hash (a build in between may have changed it)
+//!   only once the host shows it there with that size (and MD5, where the
+//!   ETag is one): the destination may have been emptied since. The paths
+//!   journalled count as sent there (see `sent`), so they may be removed. The change set is consumed only when a
 //!   deploy completes, so nothing recorded since the last complete deploy is
 //!   lost. Removals are not journalled: removing a file that is gone is done.
 //! - `.dist.deployed` names the destination of the last complete deploy:
@@ -65,7 +68,7 @@ fn invalid(path: &Path, message: impl Into<String>) -> DeployError {
 
 /// The bytes of `path`, `None` when there is none; a link, a FIFO or a huge
 /// file in its place is an error.
-fn read_back(path: &Path) -> Result<Option<Vec<u8>>, DeployError> {
+pub(crate) fn read_back(path: &Path) -> Result<Option<Vec<u8>>, DeployError> {
     if fs::symlink_metadata(path).is_err() {
         return Ok(None);
     }
@@ -178,7 +181,7 @@ pub fn record_destination(out: &Path, destination: &str) -> Result<(), DeployErr
 /// Writes `bytes` whole under a new name beside `path`, then renames it over
 /// `path`: a reader sees the old file or the new one, and a link in its
 /// place is replaced, never written through.
-fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut staged = path.as_os_str().to_owned();
     staged.push("-tmp");
     let staged = PathBuf::from(staged);

@@ -6,20 +6,25 @@
 //! 1. [`destination`]: parse `DEST` (a local folder, `s3://`, WebDAV over
 //!    `https://`), refusing credentials in it.
 //! 2. Open the site under the build's lock (`modelpages_site::deployable`):
-//!    only a site this program built, whose last build finished. The lock
-//!    is held to the end, so no build changes the site while it is sent.
-//! 3. [`remote`]: make sure the destination is empty or a site this program
-//!    deployed (it has the `.modelpages-site` marker at its root), as a
-//!    build makes sure of its output folder: a deploy removes files there.
+//!    only a site this program built in that folder, whose last build
+//!    finished, and none of its dot files but the marker. The lock is held
+//!    to the end, so no build changes the site while it is sent.
+//! 3. [`remote`]: make sure the destination is empty or holds the
+//!    `.modelpages-site` marker at its root; anything else is refused. A
+//!    marker can be copied, so it allows uploads only: what may be removed
+//!    there is what [`sent`] records this site's deploys put there.
 //! 4. [`plan`]: the change set, or the whole site compared with a listing
 //!    of the host when that is needed (first deploy there, `--full`, an
-//!    interrupted full deploy, a change set that cannot be trusted); then
-//!    `--max-deletes` is enforced before anything is sent. A dry run stops
-//!    here and returns the plan.
+//!    interrupted full deploy, no record of what was sent there, a change
+//!    set that cannot be trusted); then `--max-deletes` is enforced before
+//!    anything is sent. A dry run stops here and returns the plan.
 //! 5. Send: uploads in waves (what pages link to before the pages), at most
 //!    [`JOBS`] at a time, each journalled ([`journal`]) so a deploy cut short
-//!    is resumed; then removals. Headers come from [`headers`].
-//! 6. Complete: the change set is consumed, the destination recorded, the
+//!    is resumed; what the journal says was sent is trusted only once the
+//!    host shows it (a listing, or a look at the file). Then removals.
+//!    Headers come from [`headers`]; errors are told through [`redact`].
+//! 6. Complete: what the destination now holds from the site is recorded
+//!    ([`sent`]), the change set consumed, the destination recorded, the
 //!    journal removed.
 //!
 //! The deploy runs on a tokio runtime of its own, made and dropped inside
@@ -29,7 +34,9 @@ pub mod destination;
 pub mod headers;
 pub mod journal;
 pub mod plan;
+pub mod redact;
 pub mod remote;
+pub mod sent;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -47,7 +54,8 @@ use crate::destination::Destination;
 use crate::headers::Headers;
 use crate::journal::{Interrupted, Journal};
 use crate::plan::{Plan, Verdict};
-use crate::remote::{Claim, Remote};
+use crate::remote::{Claim, Host, Remote};
+use crate::sent::Sent;
 
 /// Uploads (or removals, or comparisons) in flight at once: enough to hide
 /// the latency of a distant host, few enough not to be throttled by one.
@@ -130,10 +138,9 @@ pub fn deploy(options: &DeployOptions, progress: &dyn Progress) -> Result<Deploy
         .enable_all()
         .build()
         .map_err(DeployError::Runtime)?;
-    let local_root = destination.local_root().map(Path::to_owned);
     let headers = destination.keeps_headers().then(|| Headers::new(&options.settings));
     let remote = Remote {
-        store: destination.connect(options.dry_run)?,
+        host: destination.connect(options.dry_run)?,
         shown: destination.shown.clone(),
         secrets: destination.secrets,
     };
@@ -143,13 +150,20 @@ pub fn deploy(options: &DeployOptions, progress: &dyn Progress) -> Result<Deploy
             return Err(DeployError::NotOurs { destination: remote.shown.clone(), found });
         }
         let interrupted = journal::read_interrupted(out, &remote.shown)?;
-        if let (Some(_), Some(root), false) = (&interrupted, local_root.as_deref(), options.dry_run) {
-            destination::sweep_staged(root).map_err(|e| DeployError::Destination { destination: remote.shown.clone(), message: e.to_string() })?;
+        let sent = Sent::read(out, &remote.shown)?;
+        if let (Host::Local(folder), false) = (&remote.host, options.dry_run) {
+            folder.clear_uploads().map_err(|e| DeployError::Destination { destination: remote.shown.clone(), message: e.to_string() })?;
         }
-        let why_full = why_full(options, &claim, &site, interrupted.as_ref(), &remote.shown)?;
-        let plan = match why_full {
-            Some(why) => full_plan(&site, &remote, &options.settings.keep, why).await?,
-            None => change_plan(&site),
+        let carried = interrupted.as_ref().map(|i| i.done.clone()).unwrap_or_default();
+        // What a deploy of this site put there: only that is ever removed.
+        let ours = |rel: &str| carried.contains_key(rel) || sent.as_ref().is_some_and(|s| s.contains(rel));
+        let why_full = why_full(options, &claim, &site, interrupted.as_ref(), sent.is_some(), &remote.shown)?;
+        let (plan, site_files) = match why_full {
+            Some(why) => {
+                let (plan, files) = full_plan(&site, &remote, &options.settings.keep, why, &ours).await?;
+                (plan, Some(files))
+            }
+            None => (change_plan(&site, &options.settings.keep, &ours), None),
         };
         let too_many = (plan.removals.len() > options.max_deletes).then(|| DeployError::TooManyDeletes {
             destination: remote.shown.clone(),
@@ -173,20 +187,42 @@ pub fn deploy(options: &DeployOptions, progress: &dyn Progress) -> Result<Deploy
         if let Some(err) = too_many {
             return Err(err);
         }
-        let carried = interrupted.map(|i| i.done).unwrap_or_default();
         let journal = Journal::begin(out, &remote.shown, report.plan.full.is_some(), &carried)?;
-        let send = Sender { site: &site, remote: &remote, headers: headers.as_ref(), journal: &journal, carried: &carried, progress };
+        let send = Sender {
+            site: &site,
+            remote: &remote,
+            headers: headers.as_ref(),
+            journal: &journal,
+            // A full plan compared every file with a listing of the host:
+            // that, not the journal, said what to send.
+            carried: if report.plan.full.is_some() { None } else { Some(&carried) },
+            progress,
+        };
         progress.start((report.plan.upload_count() + report.plan.removals.len()) as u64);
         for wave in &report.plan.waves {
-            for sent in send.uploads(wave).await? {
-                match sent {
-                    Sent::Uploaded => report.uploaded += 1,
-                    Sent::AlreadyThere => report.resumed += 1,
+            for upload in send.uploads(wave).await? {
+                match upload {
+                    Upload::Uploaded => report.uploaded += 1,
+                    Upload::AlreadyThere => report.resumed += 1,
                 }
             }
         }
         report.removed = send.removals(&report.plan.removals).await?;
         progress.finish();
+        let plan = &report.plan;
+        let holds = match &site_files {
+            // The host now has every file of the site, and of the rest only
+            // what `keep` spared.
+            Some(files) => {
+                let kept = plan.kept.iter().filter(|rel| ours(rel));
+                sent::updated(None, files.iter().chain(kept).map(String::as_str), &[])
+            }
+            None => sent::updated(sent.as_ref(), plan.uploads().chain(carried.keys()).map(String::as_str), &plan.removals),
+        };
+        sent::record(out, &remote.shown, holds)?;
+        if let Host::Local(folder) = &remote.host {
+            folder.clear_uploads().map_err(|e| DeployError::Destination { destination: remote.shown.clone(), message: e.to_string() })?;
+        }
         consume_change_set(out, &lock)?;
         journal::record_destination(out, &remote.shown)?;
         journal.complete()?;
@@ -203,6 +239,7 @@ fn why_full(
     claim: &Claim,
     site: &DeployableSite,
     interrupted: Option<&Interrupted>,
+    has_record: bool,
     shown: &str,
 ) -> Result<Option<String>, DeployError> {
     if options.full {
@@ -217,25 +254,49 @@ fn why_full(
     if journal::last_destination(site.out())?.as_deref() != Some(shown) {
         return Ok(Some("the site's last complete deploy went elsewhere, or there was none".into()));
     }
+    if !has_record {
+        return Ok(Some("no record of what was sent there (deployed by an earlier version)".into()));
+    }
     Ok(match &site.changes {
         SiteChanges::WholeSite { why } => Some((*why).to_owned()),
         SiteChanges::Paths { .. } => None,
     })
 }
 
-/// The plan the change set makes.
-fn change_plan(site: &DeployableSite) -> Plan {
+/// The plan the change set makes; `ours` says what a deploy of this site
+/// sent to the destination, which alone may be removed.
+fn change_plan(site: &DeployableSite, keep: &[String], ours: &dyn Fn(&str) -> bool) -> Plan {
     let SiteChanges::Paths { uploads, removals } = &site.changes else {
         unreachable!("a whole-site change set is planned in full")
     };
-    plan::from_changes(uploads.clone(), removals.clone(), |rel| site.read(rel).is_ok_and(|b| b.is_some()))
+    plan::from_changes(uploads.clone(), removals.clone(), |rel| site.read(rel).is_ok_and(|b| b.is_some()), keep, ours)
 }
 
-/// The plan a comparison of the whole site with the host makes.
-async fn full_plan(site: &DeployableSite, remote: &Remote, keep: &[String], why: String) -> Result<Plan, DeployError> {
+/// The plan a comparison of the whole site with the host makes, and the
+/// site's files.
+async fn full_plan(
+    site: &DeployableSite,
+    remote: &Remote,
+    keep: &[String],
+    why: String,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<(Plan, Vec<String>), DeployError> {
     let (files, skipped) = site.list()?;
+    let local: BTreeSet<String> = files.iter().cloned().collect();
     let listing = remote.list().await?;
-    let listing = &listing;
+    // A link (or any odd entry) where a file of the site goes, or on its
+    // way: never written through or replaced.
+    let blocked = listing.others.iter().find(|other| {
+        local.contains(*other) || local.range(format!("{other}/")..).next().is_some_and(|f| f.starts_with(&format!("{other}/")))
+    });
+    if let Some(blocked) = blocked {
+        return Err(DeployError::Remote {
+            destination: remote.shown.clone(),
+            action: format!("writing {blocked}"),
+            message: "is a symbolic link or no regular file in the destination, where the site has a file; a deploy never follows or replaces one: remove it, then deploy again".into(),
+        });
+    }
+    let listing = &listing.files;
     let verdicts: Vec<(String, bool)> = futures::stream::iter(files.iter())
         .map(|rel| async move {
             let Some(known) = listing.get(rel) else { return Ok((rel.clone(), false)) };
@@ -252,14 +313,17 @@ async fn full_plan(site: &DeployableSite, remote: &Remote, keep: &[String], why:
         .await?;
     let unchanged = verdicts.iter().filter(|(_, same)| *same).count();
     let uploads = verdicts.into_iter().filter(|(_, same)| !same).map(|(rel, _)| rel);
-    let local: BTreeSet<String> = files.iter().cloned().collect();
-    Ok(Plan {
+    let strays = plan::strays(listing, &local, keep, ours);
+    let plan = Plan {
         full: Some(why),
         waves: plan::into_waves(uploads),
-        removals: plan::strays(listing, &local, keep),
+        removals: strays.removals,
         unchanged,
         skipped,
-    })
+        left_alone: strays.left_alone,
+        kept: strays.kept,
+    };
+    Ok((plan, files))
 }
 
 fn read_site_file(site: &DeployableSite, rel: &str) -> Result<Vec<u8>, DeployError> {
@@ -270,7 +334,7 @@ fn read_site_file(site: &DeployableSite, rel: &str) -> Result<Vec<u8>, DeployErr
 }
 
 /// How one upload ended.
-enum Sent {
+enum Upload {
     Uploaded,
     /// An interrupted deploy had sent these very bytes.
     AlreadyThere,
@@ -282,21 +346,28 @@ struct Sender<'a> {
     remote: &'a Remote,
     headers: Option<&'a Headers>,
     journal: &'a Journal,
-    carried: &'a HashMap<String, String>,
+    /// What an interrupted deploy says it sent, by path with the hash of
+    /// the bytes, when the plan did not come from a listing of the host.
+    carried: Option<&'a HashMap<String, String>>,
     progress: &'a dyn Progress,
 }
 
 impl Sender<'_> {
-    async fn uploads(&self, wave: &[String]) -> Result<Vec<Sent>, DeployError> {
+    async fn uploads(&self, wave: &[String]) -> Result<Vec<Upload>, DeployError> {
         let pause = std::env::var(PAUSE_ENV).ok().and_then(|ms| ms.parse().ok()).map(std::time::Duration::from_millis);
         futures::stream::iter(wave)
             .map(|rel| async move {
                 let bytes = read_site_file(self.site, rel)?;
                 let hash = blake3::hash(&bytes).to_hex().to_string();
-                if self.carried.get(rel) == Some(&hash) {
-                    // Already in this journal: `Journal::begin` carried it over.
-                    self.progress.advance();
-                    return Ok(Sent::AlreadyThere);
+                if self.carried.is_some_and(|c| c.get(rel) == Some(&hash)) {
+                    // Already in this journal (`Journal::begin` carried it
+                    // over), if the host still has it: it may have been
+                    // emptied or changed since the deploy was cut short.
+                    let there = self.remote.head(rel).await?;
+                    if there.is_some_and(|file| plan::compare(&bytes, &file) != Verdict::Differs) {
+                        self.progress.advance();
+                        return Ok(Upload::AlreadyThere);
+                    }
                 }
                 if let Some(pause) = pause {
                     tokio::time::sleep(pause).await;
@@ -305,7 +376,7 @@ impl Sender<'_> {
                 self.remote.upload(rel, bytes, headers).await?;
                 self.journal.uploaded(rel, &hash)?;
                 self.progress.advance();
-                Ok(Sent::Uploaded)
+                Ok(Upload::Uploaded)
             })
             .buffer_unordered(JOBS)
             .try_collect()

@@ -6,8 +6,15 @@
 //! deploy to a destination, `--full`, or a change set that cannot be trusted)
 //! lists the host instead and compares each file: by size, then by content,
 //! through the MD5 that S3 gives as the ETag of a file uploaded whole, or
-//! else by fetching the remote file. Files on the host that the site lacks
-//! are removed, except those `[deploy] keep` names.
+//! else by fetching the remote file.
+//!
+//! A file is removed from the host only when a deploy of this site sent it
+//! there (see `sent`): one the site lost since (the change set), or, in a
+//! full plan, one the listing shows and the site lacks. Files the host holds
+//! that this site never sent (someone else's, a copy's) are left alone and
+//! counted; `[deploy] keep` spares files either way. Every removal is in
+//! the plan, so `--dry-run` shows it and `--max-deletes` counts it. Dot
+//! files are never sent but the site's marker (`deployable::is_deployable`).
 //!
 //! Uploads go in three waves, each finished before the next starts, so no
 //! page links to a file that is not there yet: first the marker
@@ -17,6 +24,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use modelpages_site::deployable::is_deployable;
 use modelpages_site::site_folder::MARKER;
 
 /// What a deploy does, in order.
@@ -30,8 +38,13 @@ pub struct Plan {
     pub removals: Vec<String>,
     /// Files compared with the host and found the same (full plans only).
     pub unchanged: usize,
-    /// Site entries never deployed (links, FIFOs), full plans only.
+    /// Site entries never deployed (links, FIFOs, dot files), full plans only.
     pub skipped: Vec<String>,
+    /// Files on the host the site lacks that no deploy of this site sent
+    /// there: never removed (full plans only).
+    pub left_alone: Vec<String>,
+    /// Files the site lacks that `[deploy] keep` spares.
+    pub kept: Vec<String>,
 }
 
 impl Plan {
@@ -76,20 +89,34 @@ fn wave(rel: &str) -> usize {
 
 /// A plan from the change set: `uploads` that are still in the site, and
 /// `removals`. A path the change set calls changed but the site no longer
-/// has is removed, and the other way round, so the host ends up like the site.
-pub fn from_changes(uploads: Vec<String>, removals: Vec<String>, exists: impl Fn(&str) -> bool) -> Plan {
+/// has is removed, and the other way round, so the host ends up like the
+/// site; but a removal is planned only for what `sent` says a deploy of
+/// this site put there and `keep` does not spare, and no dot file is sent.
+pub fn from_changes(
+    uploads: Vec<String>,
+    removals: Vec<String>,
+    exists: impl Fn(&str) -> bool,
+    keep: &[String],
+    sent: impl Fn(&str) -> bool,
+) -> Plan {
     let mut send = Vec::new();
     let mut remove = Vec::new();
-    for rel in uploads.into_iter().chain(removals) {
+    let mut spared = Vec::new();
+    // A dot file is never sent, so never the deploy's to remove either.
+    for rel in uploads.into_iter().chain(removals).filter(|rel| is_deployable(rel)) {
         if exists(&rel) {
             send.push(rel);
-        } else {
+        } else if is_kept(&rel, keep) {
+            spared.push(rel);
+        } else if sent(&rel) {
             remove.push(rel);
         }
     }
-    remove.sort();
-    remove.dedup();
-    Plan { full: None, waves: into_waves(send), removals: remove, unchanged: 0, skipped: Vec::new() }
+    for list in [&mut remove, &mut spared] {
+        list.sort();
+        list.dedup();
+    }
+    Plan { full: None, waves: into_waves(send), removals: remove, kept: spared, ..Plan::default() }
 }
 
 /// One file on the host, from its listing.
@@ -132,11 +159,38 @@ fn hex_md5(bytes: &[u8]) -> String {
     md5::Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Removals of a full plan: what the host has and the site does not,
-/// except what `keep` names (a file, or a folder ending in `/`).
-pub fn strays(remote: &BTreeMap<String, RemoteFile>, local: &BTreeSet<String>, keep: &[String]) -> Vec<String> {
-    let kept = |rel: &str| keep.iter().any(|k| if k.ends_with('/') { rel.starts_with(k.as_str()) } else { rel == k });
-    remote.keys().filter(|rel| !local.contains(*rel) && !kept(rel)).cloned().collect()
+/// Whether `keep` names `rel`: the file itself, or a folder (ending in
+/// `/`) that holds it.
+pub fn is_kept(rel: &str, keep: &[String]) -> bool {
+    keep.iter().any(|k| if k.ends_with('/') { rel.starts_with(k.as_str()) } else { rel == k })
+}
+
+/// What a full plan makes of the files the host has and the site lacks.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Strays {
+    /// Sent there by a deploy of this site: removed.
+    pub removals: Vec<String>,
+    /// Spared by `keep`.
+    pub kept: Vec<String>,
+    /// Never sent there by a deploy of this site: left alone.
+    pub left_alone: Vec<String>,
+}
+
+/// Sorts the files of `remote` that `local` lacks (see [`Strays`]); `sent`
+/// says whether a deploy of this site sent a path there.
+pub fn strays(remote: &BTreeMap<String, RemoteFile>, local: &BTreeSet<String>, keep: &[String], sent: impl Fn(&str) -> bool) -> Strays {
+    let mut found = Strays::default();
+    for rel in remote.keys().filter(|rel| !local.contains(*rel)) {
+        let list = if is_kept(rel, keep) {
+            &mut found.kept
+        } else if sent(rel) {
+            &mut found.removals
+        } else {
+            &mut found.left_alone
+        };
+        list.push(rel.clone());
+    }
+    found
 }
 
 #[cfg(test)]
@@ -162,12 +216,15 @@ mod tests {
     #[test]
     fn a_change_plan_follows_the_site_as_it_is() {
         let plan = from_changes(
-            vec!["a".into(), "gone-since".into()],
-            vec!["b".into(), "back".into()],
-            |rel| rel == "a" || rel == "back",
+            vec!["a".into(), "gone-since".into(), ".env".into()],
+            vec!["b".into(), "back".into(), "CNAME".into(), "never-sent".into()],
+            |rel| rel == "a" || rel == "back" || rel == ".env",
+            &["CNAME".into()],
+            |rel| rel != "never-sent",
         );
-        assert_eq!(plan.uploads().cloned().collect::<Vec<_>>(), ["a", "back"]);
-        assert_eq!(plan.removals, ["b", "gone-since"]);
+        assert_eq!(plan.uploads().cloned().collect::<Vec<_>>(), ["a", "back"], "no dot file is sent");
+        assert_eq!(plan.removals, ["b", "gone-since"], "only what was sent, and not what keep spares");
+        assert_eq!(plan.kept, ["CNAME"]);
     }
 
     #[test]
@@ -189,6 +246,10 @@ mod tests {
             .map(|p| (p.to_string(), RemoteFile { size: 1, e_tag: None }))
             .collect();
         let local: BTreeSet<String> = ["site.html".to_owned()].into();
-        assert_eq!(strays(&remote, &local, &["CNAME".into(), "well-known/".into()]), ["old/index.html"]);
+        let all = strays(&remote, &local, &["CNAME".into(), "well-known/".into()], |_| true);
+        assert_eq!(all.removals, ["old/index.html"]);
+        assert_eq!(all.kept, ["CNAME", "well-known/x"]);
+        let found = strays(&remote, &local, &[], |rel| rel == "CNAME");
+        assert_eq!((found.removals, found.left_alone), (vec!["CNAME".to_owned()], vec!["old/index.html".to_owned(), "well-known/x".to_owned()]));
     }
 }

@@ -73,7 +73,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Lenient<T> {
 
 /// A parser's complaint as a note may show it: control and bidi characters
 /// escaped, at most [`MAX_WHY_CHARS`] characters.
-fn bounded_reason(message: &str) -> String {
+pub(crate) fn bounded_reason(message: &str) -> String {
     let mut why: String = message.chars().take(MAX_WHY_CHARS).collect();
     if why.len() < message.len() {
         why.push_str("...");

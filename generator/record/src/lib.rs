@@ -5,16 +5,18 @@
 //! works on the [`LoadedModel`] values it returns.
 
 mod card;
+mod card_meta;
 mod counts;
 pub mod hub_fields;
 mod id;
 mod load;
 mod record;
 mod shown;
-mod yaml_size;
+mod yaml_fields;
 
+pub use card::{FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
+pub use card_meta::{merge_front_matter, scalar_text, AccessRequest, CardMeta};
 pub use counts::{split_counts, stable_bytes, CountsSplit};
-pub use card::{CardMeta, FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{
     discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
@@ -22,4 +24,4 @@ pub use load::{
 };
 pub use hub_fields::{EvalResult, Gated, IgnoredField, Lenient, MetricValue, Safetensors};
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};
-pub use shown::printable;
+pub use shown::{page_text, printable, reorders_text};

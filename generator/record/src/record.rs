@@ -10,11 +10,16 @@
 //! The task: a record saved with `?expand[]=inferenceProviderMapping` has no
 //! `pipeline_tag`, only the providers' mapping, whose entries each name the
 //! task they serve. [`ModelRecord::task`] falls back on it, as the Hub does,
-//! reading the chat task `conversational` as `text-generation`.
+//! reading the chat task `conversational` as `text-generation`; so is a
+//! `pipeline_tag` of `conversational`, which older records carry.
+//!
+//! The card's metadata is read from `cardData` alone, once a card's front
+//! matter has been merged into it ([`crate::card_meta`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::card_meta::CardMeta;
 use crate::hub_fields::{self, null_as_default, EvalResult, Gated, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
 
 /// One model as described by its `model.json`.
@@ -39,7 +44,8 @@ pub struct ModelRecord {
     pub transformers_info: Option<TransformersInfo>,
     #[serde(default, deserialize_with = "null_as_default")]
     pub widget_data: Vec<WidgetExample>,
-    /// The card's metadata as the Hub parsed it from the card's front matter.
+    /// The card's metadata as the Hub parsed it from the card's front
+    /// matter; once loaded, merged with the card's own front matter.
     #[serde(default)]
     pub card_data: Option<Value>,
     /// Object keyed by provider, or a list of objects with a `provider` field.
@@ -58,7 +64,8 @@ pub struct ModelRecord {
     pub safetensors: Lenient<Safetensors>,
     #[serde(default)]
     pub gated: Lenient<Gated>,
-    /// Evaluation results, in the card metadata's format.
+    /// Evaluation results, in the card metadata's format: the Hub's copy of
+    /// `cardData.model-index`, which comes first.
     #[serde(rename = "model-index", default)]
     pub model_index: Lenient<Vec<ModelIndexEntry>>,
     #[serde(default)]
@@ -71,9 +78,9 @@ pub struct ModelRecord {
     pub spaces: Lenient<Vec<String>>,
     /// Not the Hub's: `true` builds the model's page but keeps the model out
     /// of every listing, the search, the sitemap, the API listings and other
-    /// models' trees (test fixtures, drafts).
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub hidden: bool,
+    /// models' trees (test fixtures, drafts). See [`ModelRecord::hidden`].
+    #[serde(default)]
+    hidden: Lenient<bool>,
 }
 
 /// How the transformers library loads the model.
@@ -100,14 +107,39 @@ pub struct WidgetExample {
     pub sentences: Vec<String>,
     #[serde(default)]
     pub context: Option<String>,
+    /// A table question-answering widget's table: column names to cells.
+    /// Any JSON: the examples check it before using it.
+    #[serde(default)]
+    pub table: Option<Value>,
+    /// A zero-shot widget's labels: one text of labels separated by commas,
+    /// as the Hub writes them, or a list. Any JSON, checked before use.
+    #[serde(default)]
+    pub candidate_labels: Option<Value>,
 }
 
 /// A file in the model repository.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Sibling {
     pub rfilename: String,
-    #[serde(default)]
+    /// In bytes. One that is not a whole number of bytes (`-1`) is left
+    /// out, and the reason kept in `size_ignored` for the build's notes.
     pub size: Option<u64>,
+    #[serde(skip)]
+    pub size_ignored: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Sibling {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Raw {
+            rfilename: String,
+            #[serde(default)]
+            size: Lenient<u64>,
+        }
+        let raw = Raw::deserialize(de)?;
+        let size_ignored = raw.size.ignored().map(str::to_owned);
+        Ok(Sibling { rfilename: raw.rfilename, size: raw.size.get().copied(), size_ignored })
+    }
 }
 
 /// The task of the provider-mapping entries that serve a chat model.
@@ -115,21 +147,25 @@ const CHAT_TASK: &str = "conversational";
 
 impl ModelRecord {
     /// The model's task: its `pipeline_tag`, or else the task the first
-    /// provider-mapping entry that names one serves (`conversational` read
-    /// as `text-generation`, as the Hub does).
+    /// provider-mapping entry that names one serves; `conversational` read
+    /// as `text-generation` (with chat), as the Hub does.
     pub fn task(&self) -> Option<&str> {
-        self.pipeline_tag.as_deref().filter(|t| !t.is_empty()).or_else(|| self.provider_task())
-    }
-
-    /// The task of the first provider-mapping entry that names one.
-    fn provider_task(&self) -> Option<&str> {
-        let task = self.mapping_tasks().next()?;
+        let task = self.pipeline_tag.as_deref().filter(|t| !t.is_empty()).or_else(|| self.mapping_tasks().next())?;
         Some(if task == CHAT_TASK { "text-generation" } else { task })
     }
 
-    /// A chat model: tagged `conversational`, or served for chat by a provider.
+    /// A chat model: tagged `conversational`, of that `pipeline_tag`, or
+    /// served for chat by a provider.
     pub fn is_conversational(&self) -> bool {
-        self.has_tag(CHAT_TASK) || self.mapping_tasks().any(|t| t == CHAT_TASK)
+        self.has_tag(CHAT_TASK)
+            || self.pipeline_tag.as_deref() == Some(CHAT_TASK)
+            || self.mapping_tasks().any(|t| t == CHAT_TASK)
+    }
+
+    /// The card's metadata (license, languages, datasets, tags...) from
+    /// `cardData`.
+    pub fn card_meta(&self) -> CardMeta {
+        CardMeta::of(self.card_data.as_ref())
     }
 
     /// The non-empty `task` of each provider-mapping entry, in the mapping's
@@ -144,8 +180,8 @@ impl ModelRecord {
         entries.filter_map(Value::as_object).filter_map(|entry: &Map<String, Value>| entry.get("task")?.as_str()).filter(|t| !t.is_empty())
     }
 
-    /// `cardData.base_model`: the models this one was made from (none when
-    /// it is missing or of the wrong shape).
+    /// `cardData.base_model`: the models the card says this one was made
+    /// from (none when it is missing or of the wrong shape).
     pub fn base_models(&self) -> Vec<&str> {
         match hub_fields::base_models(self.card_data.as_ref()) {
             Lenient::Parsed(ids) => ids,
@@ -153,16 +189,44 @@ impl ModelRecord {
         }
     }
 
-    /// Every evaluation result of `model-index`, in the record's order.
-    pub fn evaluation_results(&self) -> impl Iterator<Item = &EvalResult> {
-        self.model_index.get().into_iter().flatten().flat_map(|entry| &entry.results)
+    /// Every evaluation result, in the card's order: of `cardData.model-index`
+    /// when it has any (the card, which the front matter may have changed),
+    /// else of the record's own `model-index`.
+    pub fn evaluation_results(&self) -> Vec<EvalResult> {
+        let results = |entries: &Vec<ModelIndexEntry>| -> Vec<EvalResult> {
+            entries.iter().flat_map(|entry| entry.results.iter().cloned()).collect()
+        };
+        let from_card = self.card_model_index();
+        from_card.get().map(results).filter(|r| !r.is_empty()).or_else(|| self.model_index.get().map(results)).unwrap_or_default()
+    }
+
+    /// `cardData.model-index`, parsed as leniently as the record's own.
+    fn card_model_index(&self) -> Lenient<Vec<ModelIndexEntry>> {
+        match self.card_data.as_ref().and_then(|data| data.get("model-index")) {
+            None => Lenient::Missing,
+            Some(value) => Lenient::deserialize(value).unwrap_or_default(),
+        }
+    }
+
+    /// Whether the model is kept out of listings (see the field). A value
+    /// other than `true`, `false` or `null` is ignored with a note, and the
+    /// model is kept hidden: whoever wrote `"hidden": "yes"` meant it to be.
+    pub fn hidden(&self) -> bool {
+        !matches!(self.hidden, Lenient::Missing | Lenient::Parsed(false))
     }
 
     /// The descriptive fields that were present but left out, with the
     /// reason, in a fixed order: the build's notes.
     pub fn ignored_fields(&self) -> Vec<IgnoredField> {
         let base_model = hub_fields::base_models(self.card_data.as_ref());
-        let fields: [(&'static str, Option<&str>); 7] = [
+        let hidden = self.hidden.ignored().map(|why| format!("{why}; the model is kept hidden"));
+        let odd_sizes: Vec<&str> = self.siblings.iter().filter_map(|s| s.size_ignored.as_deref()).collect();
+        let sizes = odd_sizes.first().map(|first| match odd_sizes.len() {
+            1 => format!("{first} (1 file)"),
+            n => format!("{first} (and {} more, {n} files)", n - 1),
+        });
+        let card_model_index = self.card_model_index();
+        let fields: [(&'static str, Option<&str>); 10] = [
             ("safetensors", self.safetensors.ignored()),
             ("gated", self.gated.ignored()),
             ("model-index", self.model_index.ignored()),
@@ -170,6 +234,9 @@ impl ModelRecord {
             ("usedStorage", self.used_storage.ignored()),
             ("spaces", self.spaces.ignored()),
             ("cardData.base_model", base_model.ignored()),
+            ("hidden", hidden.as_deref()),
+            ("siblings[].size", sizes.as_deref()),
+            ("cardData.model-index", card_model_index.ignored()),
         ];
         fields
             .into_iter()
@@ -194,10 +261,11 @@ mod tests {
     fn only_id_is_required() {
         let r: ModelRecord = serde_json::from_str(r#"{"id": "a/b"}"#).unwrap();
         assert_eq!(r.id, "a/b");
-        assert!(r.tags.is_empty() && r.task().is_none() && r.library().is_none() && !r.hidden);
+        assert!(r.tags.is_empty() && r.task().is_none() && r.library().is_none() && !r.hidden());
         let hidden: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "hidden": true}"#).unwrap();
-        assert!(hidden.hidden);
-        assert!(serde_json::from_str::<ModelRecord>(r#"{"id": "a/b", "hidden": "yes"}"#).is_err());
+        assert!(hidden.hidden());
+        let listed: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "hidden": false}"#).unwrap();
+        assert!(!listed.hidden() && listed.ignored_fields().is_empty());
         assert!(serde_json::from_str::<ModelRecord>(r#"{"tags": []}"#).is_err());
     }
 
@@ -280,6 +348,40 @@ mod tests {
     }
 
     #[test]
+    fn a_conversational_pipeline_tag_is_chat_text_generation() {
+        let chat: ModelRecord =
+            serde_json::from_str(r#"{"id": "facebook/blenderbot-400M-distill", "pipeline_tag": "conversational"}"#).unwrap();
+        assert_eq!(chat.task(), Some("text-generation"));
+        assert!(chat.is_conversational());
+        let plain: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "pipeline_tag": "text-generation"}"#).unwrap();
+        assert!(!plain.is_conversational());
+    }
+
+    #[test]
+    fn evaluation_results_come_from_the_cards_model_index_first() {
+        let result = |dataset: &str| {
+            serde_json::json!([{"name": "m", "results": [{"task": {"type": "text-generation"},
+                "dataset": {"name": dataset, "type": dataset}, "metrics": [{"type": "acc", "value": 50.0}]}]}])
+        };
+        let dataset = |r: &ModelRecord| r.evaluation_results()[0].dataset.clone().unwrap().kind.unwrap();
+        let only_card: ModelRecord =
+            serde_json::from_value(serde_json::json!({"id": "a/b", "cardData": {"model-index": result("arc")}})).unwrap();
+        assert_eq!(dataset(&only_card), "arc");
+        let both: ModelRecord = serde_json::from_value(
+            serde_json::json!({"id": "a/b", "model-index": result("old"), "cardData": {"model-index": result("card")}}),
+        )
+        .unwrap();
+        assert_eq!((both.evaluation_results().len(), dataset(&both)), (1, "card".to_owned()));
+        let odd_card: ModelRecord = serde_json::from_value(
+            serde_json::json!({"id": "a/b", "model-index": result("top"), "cardData": {"model-index": "none"}}),
+        )
+        .unwrap();
+        assert_eq!(dataset(&odd_card), "top", "a card model-index of the wrong shape gives way to the record's");
+        let ignored: Vec<&str> = odd_card.ignored_fields().iter().map(|f| f.field).collect();
+        assert_eq!(ignored, ["cardData.model-index"]);
+    }
+
+    #[test]
     fn reads_the_descriptive_hub_fields() {
         let json = r#"{"id": "meta-llama/Meta-Llama-3-8B-Instruct", "gated": "manual",
             "safetensors": {"parameters": {"BF16": 8030261248}, "total": 8030261248},
@@ -290,7 +392,7 @@ mod tests {
         let r: ModelRecord = serde_json::from_str(json).unwrap();
         assert_eq!(r.gated.get(), Some(&Gated::Manual));
         assert_eq!(r.safetensors.get().unwrap().total, 8_030_261_248);
-        assert_eq!(r.evaluation_results().count(), 1);
+        assert_eq!(r.evaluation_results().len(), 1);
         assert_eq!(r.created_at.get().map(String::as_str), Some("2024-04-17T09:35:12.000Z"));
         assert_eq!(r.used_storage.get(), Some(&96_262_052_839));
         assert_eq!(r.spaces.get().unwrap().len(), 2);
@@ -309,10 +411,39 @@ mod tests {
             ["safetensors", "gated", "model-index", "createdAt", "usedStorage", "spaces", "cardData.base_model"]
         );
         assert!(r.gated.get().is_none() && r.safetensors.get().is_none() && r.base_models().is_empty());
-        assert_eq!(r.evaluation_results().count(), 0);
+        assert!(r.evaluation_results().is_empty());
         // null is missing, not ignored.
         let nulls: ModelRecord =
             serde_json::from_str(r#"{"id": "a/b", "gated": null, "model-index": null, "spaces": null}"#).unwrap();
         assert!(nulls.ignored_fields().is_empty());
+    }
+
+    #[test]
+    fn an_odd_hidden_flag_keeps_the_model_hidden_with_a_note() {
+        for odd in [r#""yes""#, "1", "[]", r#"{"x": true}"#] {
+            let r: ModelRecord = serde_json::from_str(&format!(r#"{{"id": "a/b", "hidden": {odd}}}"#)).expect("never fails the record");
+            assert!(r.hidden(), "{odd}");
+            let ignored = r.ignored_fields();
+            assert_eq!(ignored.len(), 1, "{odd}");
+            assert_eq!(ignored[0].field, "hidden");
+            assert!(ignored[0].why.ends_with("; the model is kept hidden"), "{}", ignored[0].why);
+        }
+    }
+
+    #[test]
+    fn file_sizes_that_are_no_byte_count_are_left_out_with_one_note() {
+        let r: ModelRecord = serde_json::from_str(
+            r#"{"id": "a/b", "siblings": [{"rfilename": "a", "size": -1}, {"rfilename": "b", "size": 3},
+                {"rfilename": "c", "size": "1 GB"}, {"rfilename": "d", "size": null}]}"#,
+        )
+        .expect("never fails the record");
+        let sizes: Vec<Option<u64>> = r.siblings.iter().map(|s| s.size).collect();
+        assert_eq!(sizes, [None, Some(3), None, None]);
+        let ignored = r.ignored_fields();
+        assert_eq!(ignored.len(), 1);
+        assert_eq!(ignored[0].field, "siblings[].size");
+        assert_eq!(ignored[0].why, "invalid value: integer `-1`, expected u64 (and 1 more, 2 files)");
+        // A sibling still needs its name.
+        assert!(serde_json::from_str::<ModelRecord>(r#"{"id": "a/b", "siblings": [{"size": 1}]}"#).is_err());
     }
 }

@@ -14,7 +14,9 @@
 //! A large card's events are written as they are parsed, never held all at
 //! once: it is first written as plain Markdown and, at its first event that
 //! needs ammonia, parsed again for the sanitiser. What one card may cost is
-//! bounded (see [`crate::card_limits`]); raw HTML that would cost the
+//! bounded (see [`crate::card_limits`]) on both paths: tables that would be
+//! padded with too many empty cells and HTML past the card's budget make
+//! the card shown as its Markdown source; raw HTML that would cost the
 //! sanitiser too much (see [`crate::html_cost`]) is shown as text.
 
 use std::cell::RefCell;
@@ -23,7 +25,10 @@ use pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
 use pulldown_cmark_escape::{escape_href, escape_html};
 
 use crate::card_events::{CardEvents, CardState, Piece, RawHtml};
-use crate::card_limits::{large_card_turn, sanitiser_takes, CardNotes, MAX_HIGHLIGHTED_BYTES, MAX_HIGHLIGHTED_LINE};
+use crate::card_limits::{
+    html_budget, large_card_turn, padded_cells_allowed, padded_cells_at_most, CardNotes, MAX_HIGHLIGHTED_BYTES,
+    MAX_HIGHLIGHTED_LINE,
+};
 use crate::card_links::CardContext;
 use crate::card_rewrite::{rewrite, CardMarkup};
 use crate::card_sanitiser::sanitizer;
@@ -134,6 +139,17 @@ fn card_html(
         CardHtml { html, trusted, notes, headings: state.headings.take(), remote_images }
     };
     let mut notes = CardNotes::default();
+    let source = |notes: CardNotes| {
+        state.headings.take();
+        done(shown_as_source(markdown), false, notes, None)
+    };
+    // Before the parser builds its tree of the card, which holds every
+    // padded cell.
+    let padded = padded_cells_at_most(markdown);
+    if padded > padded_cells_allowed(markdown.len()) {
+        notes.padded_cells = Some(padded);
+        return source(notes);
+    }
     let mut raw = RawHtml::Sanitise;
     loop {
         let sanitised = if markdown.len() <= HELD_EVENTS_CARD_BYTES {
@@ -146,7 +162,10 @@ fn card_html(
                 pieces.push(piece);
             }
             if trusted {
-                let html = fast_html(pieces.into_iter(), &state.blocks, Blocks::Move, markdown.len());
+                let Ok(html) = fast_html(pieces.into_iter(), &state.blocks, Blocks::Move, markdown.len()) else {
+                    notes.too_large = Some(html_budget(markdown.len()));
+                    return source(notes);
+                };
                 return done(html, true, notes, None);
             }
             sanitised_html(pieces.into_iter(), &state, context, markdown.len())
@@ -158,7 +177,10 @@ fn card_html(
                     trusted = !matches!(piece, Piece::Event(event) if !is_trusted(event));
                     trusted
                 });
-                let html = fast_html(card, &state.blocks, Blocks::Copy, markdown.len());
+                let Ok(html) = fast_html(card, &state.blocks, Blocks::Copy, markdown.len()) else {
+                    notes.too_large = Some(html_budget(markdown.len()));
+                    return source(notes);
+                };
                 if trusted {
                     return done(html, true, notes, None);
                 }
@@ -171,13 +193,9 @@ fn card_html(
                 notes.raw_html = Some(excess);
                 raw = RawHtml::AsText;
             }
-            Err(Unsanitised::TooLarge(takes)) => {
-                notes.too_large = Some(takes);
-                let mut html = String::from("<pre>");
-                html.push_str(&escape_text(markdown));
-                html.push_str("</pre>");
-                state.headings.take();
-                return done(html, false, notes, None);
+            Err(Unsanitised::TooLarge) => {
+                notes.too_large = Some(html_budget(markdown.len()));
+                return source(notes);
             }
         }
     }
@@ -191,13 +209,23 @@ enum Blocks {
     Copy,
 }
 
-/// The card written from its events, all trusted, without ammonia.
+/// A card shown as its Markdown source, for when its HTML would cost too much.
+fn shown_as_source(markdown: &str) -> String {
+    let mut html = String::with_capacity(markdown.len() + 11);
+    html.push_str("<pre>");
+    html.push_str(&escape_text(markdown));
+    html.push_str("</pre>");
+    html
+}
+
+/// The card written from its events, all trusted, without ammonia; an
+/// error when its HTML would be over its [`html_budget`].
 fn fast_html<'a>(
     pieces: impl Iterator<Item = Piece<'a>>,
     blocks: &RefCell<Vec<String>>,
     take: Blocks,
     markdown_len: usize,
-) -> String {
+) -> Result<String, std::fmt::Error> {
     let events = pieces.map(|piece| match piece {
         Piece::Code(index) | Piece::Inline(index) => {
             let inline = matches!(piece, Piece::Inline(_));
@@ -219,16 +247,17 @@ fn fast_html<'a>(
         Piece::Event(event) => event,
     });
     let mut html = String::with_capacity(markdown_len * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events);
-    html
+    let cap = html_budget(markdown_len);
+    pulldown_cmark::html::write_html_fmt(Capped { html: &mut html, cap }, events)?;
+    Ok(html)
 }
 
 /// Why a card was not sanitised.
 enum Unsanitised {
     /// Its raw HTML is past this budget of [`html_cost`].
     RawHtml(html_cost::Excess),
-    /// Its HTML would be over this many bytes, what [`sanitiser_takes`] from it.
-    TooLarge(usize),
+    /// Its HTML would be over the card's [`html_budget`].
+    TooLarge,
 }
 
 /// A sanitised card's HTML, whether it shows remote images, and how many
@@ -258,12 +287,14 @@ fn sanitised_html<'a>(
         }
         Piece::Event(event) => event,
     });
-    let takes = sanitiser_takes(markdown_len);
-    let written = pulldown_cmark::html::write_html_fmt(Capped { html: &mut html, cap: takes }, events);
+    // Code blocks and formulas are placeholders here; all of the card is
+    // counted again once they are put back.
+    let cap = html_budget(markdown_len);
+    let written = pulldown_cmark::html::write_html_fmt(Capped { html: &mut html, cap }, events);
     // The parser's tree of the card goes before the sanitiser's is built.
     drop(pieces);
     if written.is_err() {
-        return Err(Unsanitised::TooLarge(takes));
+        return Err(Unsanitised::TooLarge);
     }
     if state.raw_html.borrow().needs_check() {
         html_cost::check(&html).map_err(Unsanitised::RawHtml)?;
@@ -283,6 +314,11 @@ fn sanitised_html<'a>(
     drop(clean);
     let blocks = state.blocks.borrow();
     let html = if blocks.is_empty() { card.html } else { places.fill(&card.html, &blocks) };
+    // Links resolved in the card's context (a relative path becomes the
+    // hub's URL) and blocks put back can make it larger.
+    if html.len() > cap {
+        return Err(Unsanitised::TooLarge);
+    }
     Ok(Sanitised { html, remote_images: card.remote_images, dropped: card.dropped })
 }
 
@@ -445,17 +481,62 @@ mod tests {
 
     #[test]
     fn math_renders_and_bad_math_is_code() {
-        let card = render_with("Inline $x^2$ and \\(y_i * z_i\\).\n\n$$\\frac{a}{b}$$\n\n\\[\n\\sum_i x_i\n\\]\n\nBad: $\\notacommand{x}$ and `$x$` is code.\n", true);
+        let card = render_with(
+            "Inline \\\\(x^2\\\\) and \\\\(y_i * z_i\\\\).\n\n$$\\frac{a}{b}$$\n\n$$\n\\sum_i x_i\n$$\n\nBad: $$\\notacommand{x}$$ and `$$x$$` is code.\n",
+            true,
+        );
         assert_eq!(card.html.matches("<math").count(), 4, "{}", card.html);
         assert_eq!(card.html.matches("<math display=\"block\">").count(), 2, "{}", card.html);
-        assert!(card.html.contains("<code>$\\notacommand{x}$</code>"), "{}", card.html);
-        assert!(card.html.contains("<code>$x$</code>"), "{}", card.html);
+        assert!(card.html.contains("<code>$$\\notacommand{x}$$</code>"), "{}", card.html);
+        assert!(card.html.contains("<code>$$x$$</code>"), "{}", card.html);
         assert!(!card.html.contains("<em>"), "no emphasis inside math: {}", card.html);
         assert_eq!(card.notes, ["1 formula shown as code (not LaTeX math the converter reads)"]);
         // The same through the sanitiser, beside raw HTML: MathML survives it.
-        let raw = render_with("<b>raw</b> and $x^2$ <math><mi>evil</mi></math>\n", true);
-        assert_eq!(raw.html.matches("<math>").count(), 1, "only ours: {}", raw.html);
+        let raw = render_with("<b>raw</b> and $$x^2$$ <math><mi>evil</mi></math>\n", true);
+        assert_eq!(raw.html.matches("<math").count(), 1, "only ours: {}", raw.html);
         assert!(raw.html.contains("<msup><mi>x</mi><mn>2</mn></msup>"), "{}", raw.html);
+    }
+
+    /// What the real cards write: an escaped parenthesis is a parenthesis,
+    /// escaped brackets around a link keep the link, prices are prices.
+    #[test]
+    fn escaped_brackets_and_prices_are_text_as_on_the_hub() {
+        let card = render(
+            "# Conversational BERT \\(English, cased, 12-layer\\)\n\n\\[[Journal Link](https://example.org/journal)\\] \\[x\\]\n\n\
+             Hosting costs $5 a day, or $150 a month.\n",
+        );
+        assert!(!card.contains("<math"), "{card}");
+        assert!(card.contains("<h2 id=\"conversational-bert-english-cased-12-layer\">Conversational BERT (English, cased, 12-layer)</h2>"), "{card}");
+        assert!(card.contains("[<a href=\"https://example.org/journal\" rel=\"noopener noreferrer\">Journal Link</a>] [x]"), "{card}");
+        assert!(card.contains("Hosting costs $5 a day, or $150 a month."), "{card}");
+    }
+
+    /// The Hub reads math before Markdown, so the formulas real cards put
+    /// in HTML tables are rendered; still sanitised around them.
+    #[test]
+    fn formulas_in_raw_html_tables_render() {
+        let card = render(
+            "<table>\n<tr><th>Hyperparameter</th><th>Value</th></tr>\n\
+             <tr><td>\\\\(n_{parameters}\\\\)</td><td>6053381344</td></tr>\n\
+             <tr><td onclick=\"alert(1)\">\\\\(d_{model}\\\\)</td><td>4096</td></tr>\n\
+             <tr><td title=\"$$x$$\">$$n_{heads}$$</td><td><code>$$16$$</code></td></tr>\n</table>\n",
+        );
+        assert_eq!(card.matches("<math>").count(), 2, "{card}");
+        assert_eq!(card.matches("<math display=\"block\">").count(), 1, "{card}");
+        assert!(card.contains("<td><math><msub><mi>n</mi>"), "{card}");
+        assert!(!card.contains("\\\\(") && !card.contains("onclick"), "{card}");
+        assert!(card.contains("title=\"$$x$$\"") && card.contains("<code>$$16$$</code>"), "attributes and code stay: {card}");
+    }
+
+    /// bigscience/bloom's card links to `<a name="...">` targets, as
+    /// GitHub keeps them: an id with the card's prefix.
+    #[test]
+    fn named_anchors_are_link_targets() {
+        let card = render("- [Glossary](#glossary)\n\n<a name=\"glossary\"></a>\n\n<a name=\"two\" id=\"own\">x</a> [Two](#two)\n");
+        assert!(card.contains("<a id=\"user-content-glossary\" rel=\"noopener noreferrer\"></a>"), "{card}");
+        assert!(card.contains("<a href=\"#user-content-glossary\" rel=\"noopener noreferrer\">Glossary</a>"), "{card}");
+        assert!(card.contains("<a id=\"user-content-own\" rel=\"noopener noreferrer\">x</a>"), "an id of its own wins: {card}");
+        assert!(!card.contains("name="), "{card}");
     }
 
     #[test]
@@ -544,7 +625,7 @@ mod tests {
             ("<mail@example.com>\n", false),
             ("line one  \nline two\\\nthree\n\n```python\nx = 1\n```\n\n    indented\n", true),
             ("# Heading {#custom}\n\n## Heading\n\n# Main\n", true),
-            ("Math $x^2$ and $$y$$ and $\\frac{1}{$ and \\(z\\)\n", true),
+            ("Math $x^2$ and $$y$$ and $$\\frac{1}{$$ and \\\\(z\\\\) and \\(no\\)\n", true),
         ] {
             assert_eq!(fast_path_is_what_ammonia_keeps(md), fast, "{md}");
         }

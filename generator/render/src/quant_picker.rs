@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::card_links::{HubLinks, RefKind};
+use modelpages_record::page_text;
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 
 use crate::facts::bytes_text;
@@ -107,7 +108,8 @@ fn with_ids(apps: &[LocalAppExample]) -> Vec<(String, &LocalAppExample)> {
 }
 
 fn download(links: &HubLinks, file: Option<&str>) -> Option<Download> {
-    file.map(|file| Download { url: links.url(file, RefKind::Image), file: file.to_owned() })
+    // The island shows the name as text, as the page's templates would.
+    file.map(|file| Download { url: links.url(file, RefKind::Image), file: page_text(file).into_owned() })
 }
 
 /// The picker for a page whose local-app examples are `shown` (rendered for
@@ -219,6 +221,17 @@ mod tests {
         assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'), "{json}");
         let back: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(back["quants"][1]["commands"]["local-1-1"], "echo '</script><!--B' && true");
+    }
+
+    #[test]
+    fn file_names_are_shown_without_reordering_their_text() {
+        let apps = vec![command("ollama", "Run", "ollama run x")];
+        let mut odd = variant("Q8_0", apps.clone());
+        odd.file = Some("m\u{202e}fdg.exe-Q8_0.gguf".into());
+        let view = quant_picker_view(&apps, &[odd, variant("Q4_0", apps.clone())], 1, "https://h", "a/m").unwrap();
+        let download = view.quants[0].download.as_ref().unwrap();
+        assert_eq!(download.file, "m\\u{202e}fdg.exe-Q8_0.gguf");
+        assert_eq!(download.url, "https://h/a/m/resolve/main/m%E2%80%AEfdg.exe-Q8_0.gguf", "the link is the file's");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use minijinja::{AutoEscape, Environment, ErrorKind};
+use modelpages_record::page_text;
 use serde::Serialize;
 
 /// Templates every site must provide.
@@ -35,10 +36,14 @@ impl Templates {
         env.set_loader(minijinja::path_loader(dir));
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
         // minijinja's own escaping also turns `/` into `&#x2f;`, which is valid
-        // but makes every URL and model id in the markup unreadable.
+        // but makes every URL and model id in the markup unreadable. This is
+        // where every value of a record becomes text of a page, so it is
+        // also where what would reorder the text is made visible (see
+        // `page_text`).
         env.set_formatter(|out, state, value| match value.as_str() {
             Some(text) if state.auto_escape() == AutoEscape::Html && !value.is_safe() => {
-                crate::highlight::write_html_escaped(text, |piece| out.write_str(piece)).map_err(|e| minijinja::Error::new(ErrorKind::WriteFailure, e.to_string()))
+                crate::highlight::write_html_escaped(&page_text(text), |piece| out.write_str(piece))
+                    .map_err(|e| minijinja::Error::new(ErrorKind::WriteFailure, e.to_string()))
             }
             _ => minijinja::escape_formatter(out, state, value),
         });

@@ -99,15 +99,25 @@ fn measured(markdown: &str) -> (RenderedCard, Cost) {
 }
 
 /// A card's HTML is at most this many bytes a byte of card, and this many
-/// more: a few plain raw tags skip the sanitiser's budget and may be copied
-/// once per level of nesting (see `html_cost::RawHtmlTally`).
-const HTML_PER_BYTE: usize = 48;
-const HTML_EXTRA: usize = 256 << 10;
+/// more: four times the card and 1 MiB (all of it, code, formulas and
+/// resolved links included), or the card's source, escaped, which makes
+/// at most six (`&quot;`).
+const HTML_PER_BYTE: usize = 6;
+const HTML_EXTRA: usize = 1 << 20;
 /// Held at once while rendering: pulldown-cmark's tree of a card made of
-/// nothing but `[` or `>` takes some 110 bytes a byte; the rest stay under 60.
-const HELD_PER_BYTE: usize = 128;
-/// Grammars and caches filled on first use.
-const HELD_EXTRA: usize = 8 << 20;
+/// nothing but `[` or `>` takes some 110 bytes a byte (the rest stay under
+/// 60), and the events of a card up to 256 KiB are held while it is decided
+/// whether it needs the sanitiser; the sanitiser's DOM takes some 25 bytes
+/// a byte of the HTML it is given, which is at most four times the card and
+/// 1 MiB (see `card_limits::html_budget`). Cards whose quotes or padded
+/// cells make HTML up to that budget cheaply, through the sanitiser, reach
+/// some 200 bytes a byte.
+const HELD_PER_BYTE: usize = 256;
+/// Grammars and caches filled on first use (8 MiB), and the sanitiser's DOM
+/// of the 1 MiB of HTML any card may make: a card of 64 KB whose raw HTML
+/// sends it through the sanitiser and whose quotes make HTML up to that
+/// budget holds 25 MB.
+const HELD_EXTRA: usize = 40 << 20;
 /// Allocated in all: each byte of HTML is written a few times over.
 const ALLOCATED_PER_BYTE: usize = 512;
 const ALLOCATED_EXTRA: usize = 32 << 20;
@@ -141,6 +151,10 @@ fn pathological_cards(size: usize) -> Vec<(&'static str, String)> {
         ("forged placeholders", format!("<div>x</div>\n\n```\n{}```\n\n{}", "abcdefghij\n".repeat(size / 44), "\u{E000}code-block-0\u{E000}\n\n".repeat(size / 40))),
         ("nested divs", "<div>".repeat(times("<div>"))),
         ("quotes", ">".repeat(size)),
+        // Each paragraph opens and closes 64 quotes, as deep as is kept.
+        ("deep quotes", format!("{} x\n\n", ">".repeat(64)).repeat(times(&format!("{} x\n\n", ">".repeat(64))))),
+        // Each one-cell row padded to the header's 512 columns.
+        ("padded tables", format!("|{}\n|{}\n{}\n", "a|".repeat(512), "-|".repeat(512), "x\n".repeat(512)).repeat(size / 3600)),
         ("brackets", "[".repeat(size)),
         ("emphasis", "*a ".repeat(times("*a "))),
         ("links", "[a](b) ".repeat(times("[a](b) "))),
@@ -148,11 +162,14 @@ fn pathological_cards(size: usize) -> Vec<(&'static str, String)> {
         ("headings", "# x\n".repeat(times("# x\n"))),
         ("long line", "a".repeat(size)),
         ("code lines", format!("```python\n{}```\n", "x = foo(1, 'bar')  # c\n".repeat(times("x = foo(1, 'bar')  # c\n")))),
-        ("formulas", "$x$ ".repeat(times("$x$ "))),
-        ("matrices", format!("$\\begin{{matrix}}{}\\end{{matrix}}$ ", "&".repeat(2000)).repeat(times(&"&".repeat(2030)))),
+        ("formulas", "\\\\(x\\\\) ".repeat(times("\\\\(x\\\\) "))),
+        ("display formulas", "$$x$$ ".repeat(times("$$x$$ "))),
+        ("matrices", format!("$$\\begin{{matrix}}{}\\end{{matrix}}$$ ", "&".repeat(2000)).repeat(times(&"&".repeat(2030)))),
         ("deep formulas", format!("$${}x{}$$\n\n", "\\sqrt{".repeat(31), "}".repeat(31)).repeat(times("$$\\sqrt{..}x$$\n\n") / 31)),
-        ("brackets math", "\\( a \\) \\[ b \\] ".repeat(times("\\( a \\) \\[ b \\] "))),
-        ("unclosed brackets", "\\( a *b* ".repeat(times("\\( a *b* "))),
+        ("escaped brackets", "\\( a \\) \\[ b \\] ".repeat(times("\\( a \\) \\[ b \\] "))),
+        ("unclosed formulas", "\\\\( a *b* ".repeat(times("\\\\( a *b* "))),
+        ("dollars", "$5 and *a $$b* ".repeat(times("$5 and *a $$b* "))),
+        ("html formulas", "<table><tr><td>\\\\(x_i\\\\)</td><td>$$y$$ $$ \\\\(</td></tr></table>\n".repeat(times("<table><tr><td>\\\\(x_i\\\\)</td><td>$$y$$ $$ \\\\(</td></tr></table>\n"))),
         ("relative images", "![a](./assets/a.png) [b](docs/b.md) ".repeat(times("![a](./assets/a.png) [b](docs/b.md) "))),
         ("in-card links", (0..size / 20).map(|i| format!("[x](#x-{i}) ")).collect::<String>() + &"# x\n".repeat(size / 8)),
         ("remote images", "![a](https://x.example/a.png) ".repeat(times("![a](https://x.example/a.png) "))),
@@ -203,11 +220,18 @@ fn piece() -> impl Strategy<Value = String> {
         count.clone().prop_map(|n| "*a _".repeat(n) + &"_ a*".repeat(n)),
         count.clone().prop_map(|n| "x".repeat(n * 100) + "\n\n"),
         count.clone().prop_map(|n| "<!-- ".repeat(n) + "<p title=\"</p>\">"),
-        count.clone().prop_map(|n| "$x_i^2$ \\(a\\) ".repeat(n)),
+        count.clone().prop_map(|n| "$x_i^2$ \\\\(a\\\\) \\(b\\) ".repeat(n)),
         count.clone().prop_map(|n| format!("$${}$$\n\n", "{x".repeat(n % 80))),
-        count.clone().prop_map(|n| "\\( *a* \\[ ".repeat(n)),
+        count.clone().prop_map(|n| "\\\\( *a* $$ **b ".repeat(n)),
+        count.clone().prop_map(|n| format!("<p>{}</p>\n\n", "$$x$$ <b>\\\\(y".repeat(n))),
         count.clone().prop_map(|n| "# h\n[h](#h-1)\n".repeat(n)),
         count.prop_map(|n| "![i](../x.png) <img src=\"a/b.png\" align=\"center\"> <audio src=\"x.wav\"></audio>\n".repeat(n)),
+        // Quotes opened and closed by every paragraph, up to past the kept depth.
+        (1usize..70, 1usize..4000).prop_map(|(depth, n)| format!("{} x\n\n", ">".repeat(depth)).repeat(n)),
+        // Rows padded to a wide header.
+        (1usize..600, 1usize..600, 1usize..8).prop_map(|(columns, rows, tables)| {
+            format!("|{}\n|{}\n{}\n", "a|".repeat(columns), "-|".repeat(columns), "x\n".repeat(rows)).repeat(tables)
+        }),
     ]
 }
 

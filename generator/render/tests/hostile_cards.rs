@@ -112,6 +112,54 @@ fn a_card_whose_html_is_too_large_to_sanitise_is_shown_as_source() {
     assert!(card.html.len() < markdown.len() * 2);
 }
 
+/// Tables of a header `columns` wide over `rows` one-cell rows, `times`.
+fn padded_tables(columns: usize, rows: usize, times: usize) -> String {
+    format!("|{}\n|{}\n{}\n", "a|".repeat(columns), "-|".repeat(columns), "x\n".repeat(rows)).repeat(times)
+}
+
+#[test]
+fn a_card_whose_tables_would_be_padded_past_its_bound_is_shown_as_source() {
+    // The parser pads each one-cell row to the header's width: 23 KB made a
+    // 17 MB page and took 660 MB; 400 KB took 2.8 GB; 1 MB aborted the build.
+    for times in [6, 110, 290] {
+        let markdown = format!("before\n\n{}after\n", padded_tables(512, 512, times));
+        let card = render(&markdown);
+        assert!(has_note(&card, "its tables would be padded with up to"), "{:?}", card.notes);
+        assert!(has_note(&card, "the card is shown as Markdown source"), "{:?}", card.notes);
+        assert!(card.html.starts_with("<pre>before") && !card.html.contains("<td>"), "{}", &card.html[..40]);
+        assert!(card.html.len() < 2 * markdown.len(), "{} bytes from {}", card.html.len(), markdown.len());
+        assert!(card.headings.is_empty());
+    }
+    // A real table with a few short rows (sections of a wide table) keeps them.
+    let table = format!("|{}\n|{}\n{}", "col|".repeat(20), "---|".repeat(20), format!("|{}\n|section|\n", "1|".repeat(20)).repeat(50));
+    let card = render(&table);
+    assert!(card.notes.is_empty(), "{:?}", card.notes);
+    assert_eq!(card.html.matches("<tr>").count(), 101);
+}
+
+#[test]
+fn markup_repeated_per_level_is_held_to_the_cards_budget() {
+    // Quotes as deep as is kept (the paragraph in them is the 64th level),
+    // opened and closed by every paragraph: 26 bytes of page a byte of card
+    // on the fast path, which had no budget (204 KB made 5.2 MB).
+    let paragraph = format!("{} x\n\n", ">".repeat(63));
+    let small = render(&paragraph.repeat(100));
+    assert!(small.notes.is_empty(), "a few fit the 1 MiB every card may use: {:?}", small.notes);
+    assert_eq!(small.html.matches("<blockquote>").count(), 6300);
+    let markdown = paragraph.repeat(3000);
+    let card = render(&markdown);
+    assert!(has_note(&card, "a card of its size may make; the card is shown as Markdown source"), "{:?}", card.notes);
+    assert!(card.html.len() <= 4 * markdown.len() + (1 << 20), "{} bytes from {}", card.html.len(), markdown.len());
+    // The same through the sanitiser, with a raw tag.
+    let card = render(&format!("<b>raw</b>\n\n{markdown}"));
+    assert!(has_note(&card, "the card is shown as Markdown source"), "{:?}", card.notes);
+    // Relative links, each resolved to the hub's URL, count too.
+    let markdown = "[a](b) ".repeat(200_000);
+    let card = render(&markdown);
+    assert!(has_note(&card, "the card is shown as Markdown source"), "{:?}", card.notes);
+    assert!(card.html.len() <= 4 * markdown.len() + (1 << 20));
+}
+
 #[test]
 fn ordinary_cards_lose_nothing() {
     let card = render(
@@ -127,7 +175,7 @@ fn math_past_its_bounds_is_shown_as_code_with_a_note() {
     let deep = format!("$${}x{}$$\n\n", "{".repeat(200), "}".repeat(200));
     let long = format!("$${}$$\n\n", "x+".repeat(2000));
     let sqrt = format!("$${}x$$\n\n", "\\sqrt ".repeat(300));
-    let card = render(&format!("{deep}{long}{sqrt}$\\frac{{1}}{{2}}$\n"));
+    let card = render(&format!("{deep}{long}{sqrt}\\\\(\\frac{{1}}{{2}}\\\\)\n"));
     assert_eq!(card.html.matches("<math").count(), 1, "only the good formula: {}", &card.html[..200.min(card.html.len())]);
     assert!(has_note(&card, "2 formulas shown as code (nested deeper than"), "{:?}", card.notes);
     assert!(has_note(&card, "1 formula shown as code (longer than 2 KiB)"), "{:?}", card.notes);
@@ -136,17 +184,19 @@ fn math_past_its_bounds_is_shown_as_code_with_a_note() {
 
 #[test]
 fn a_card_of_formulas_converts_its_budget_and_shows_the_rest_as_code() {
-    let card = render(&"$x^2$ ".repeat(10_000));
+    let card = render(&"\\\\(x^2\\\\) ".repeat(10_000));
     assert_eq!(card.html.matches("<math>").count(), 4096);
-    assert_eq!(card.html.matches("<code>$x^2$</code>").count(), 10_000 - 4096);
+    assert_eq!(card.html.matches("<code>\\\\(x^2\\\\)</code>").count(), 10_000 - 4096);
     assert!(has_note(&card, "5904 formulas shown as code (past the card's first 4096 formulas"), "{:?}", card.notes);
 }
 
 #[test]
-fn unclosed_brackets_cost_a_look_ahead_each_at_most() {
-    // Each `\(` looks ahead at most a formula's length for its end.
-    let card = render(&"\\( a *b* `c` ".repeat(50_000));
-    assert!(card.html.matches("<math").count() == 0 && card.html.contains("( a <em>b</em>"), "{}", &card.html[..200]);
+fn unclosed_formulas_cost_a_look_ahead_each_at_most() {
+    // Each `\\(` looks ahead at most a formula's reach for its end.
+    let card = render(&"\\\\( a *b* `c` ".repeat(50_000));
+    assert!(card.html.matches("<math").count() == 0 && card.html.contains("\\( a <em>b</em>"), "{}", &card.html[..200]);
+    let one = render(&format!("$$ a {}", "*b* `c` ".repeat(50_000)));
+    assert!(one.html.matches("<math").count() == 0 && one.html.contains("$$ a <em>b</em>"), "{}", &one.html[..200]);
 }
 
 #[test]

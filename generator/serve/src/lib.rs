@@ -9,6 +9,7 @@
 //! after another, and the watcher's own. [`Preview::stop`] ends them all
 //! (a request being answered finishes first, on its own thread).
 
+mod heads;
 mod http;
 mod listen;
 mod live;

@@ -12,7 +12,10 @@
 //! Threads are bounded: each connection is read and answered on a thread of
 //! its own, at most [`MAX_REQUESTS`] at once, and an event stream keeps its
 //! thread, at most [`MAX_EVENT_STREAMS`] at once. Past either limit the
-//! answer is 503 at once; nothing waits for a thread.
+//! answer is 503 at once; nothing waits for a thread. A client that sends
+//! its request head slowly holds a thread for a bounded time only, and when
+//! every thread is taken a new connection takes the place of the one that
+//! has been sending its head the longest (see `heads`).
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -21,18 +24,16 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::heads::{HeadLimits, Heads, UntilDeadline};
 use crate::http::{self, SiteFiles};
 use crate::live::{stream_events, EVENTS_PATH};
-use crate::wire::{read_request, write_response, Request};
+use crate::wire::{read_request, write_response, ReadError, Request};
 
 /// Connections being read or answered at once, event streams aside.
 pub const MAX_REQUESTS: usize = 32;
 /// Event streams open at once: one per open page.
 pub const MAX_EVENT_STREAMS: usize = 64;
 
-/// A client gets this long to send its request head, so a silent one frees
-/// its thread.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// A client that stops reading frees its thread after this long.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// A failed accept (out of file descriptors, say) is tried again after this.
@@ -50,12 +51,19 @@ pub struct Acceptor {
 impl Acceptor {
     /// Accepts connections on `listener` (bound to 127.0.0.1) from a thread of its own.
     pub fn start(listener: TcpListener, port: u16, site: Arc<SiteFiles>) -> Acceptor {
+        Acceptor::start_with(listener, port, site, HeadLimits::default())
+    }
+
+    /// [`Acceptor::start`] with `limits` on request heads (tests make them short).
+    pub(crate) fn start_with(listener: TcpListener, port: u16, site: Arc<SiteFiles>, limits: HeadLimits) -> Acceptor {
         let stopping = Arc::new(AtomicBool::new(false));
         let shared = Arc::new(Shared {
             port,
             site,
             requests: Arc::new(Slots::new(MAX_REQUESTS)),
             streams: Arc::new(Slots::new(MAX_EVENT_STREAMS)),
+            heads: Heads::default(),
+            limits,
         });
         let thread = {
             let stopping = Arc::clone(&stopping);
@@ -81,6 +89,9 @@ struct Shared {
     site: Arc<SiteFiles>,
     requests: Arc<Slots>,
     streams: Arc<Slots>,
+    /// Connections whose heads are being read.
+    heads: Heads,
+    limits: HeadLimits,
 }
 
 fn accept(listener: &TcpListener, stopping: &AtomicBool, shared: &Arc<Shared>) {
@@ -93,7 +104,9 @@ fn accept(listener: &TcpListener, stopping: &AtomicBool, shared: &Arc<Shared>) {
             continue;
         };
         let Some(slot) = shared.requests.take() else {
-            refuse_at_once(connection);
+            if let Err(connection) = shared.heads.hand_over(connection, shared.limits.patience) {
+                refuse_at_once(connection);
+            }
             continue;
         };
         let shared = Arc::clone(shared);
@@ -116,21 +129,30 @@ fn refuse_at_once(mut connection: TcpStream) {
     let _ = connection.shutdown(Shutdown::Write);
 }
 
-/// Reads one request and answers it, then closes the connection.
+/// Reads one request and answers it, then closes the connection; or, if
+/// the connection is cut while its head is read, answers the one handed
+/// over in its place (see `heads`).
 fn answer(mut connection: TcpStream, slot: Slot, shared: &Shared) {
-    let _ = connection.set_read_timeout(Some(READ_TIMEOUT));
-    let _ = connection.set_write_timeout(Some(WRITE_TIMEOUT));
-    // Events are small and must go out as they happen.
-    let _ = connection.set_nodelay(true);
-    answer_on(&mut connection, slot, shared);
+    let read = loop {
+        let _ = connection.set_write_timeout(Some(WRITE_TIMEOUT));
+        // Events are small and must go out as they happen.
+        let _ = connection.set_nodelay(true);
+        let ticket = shared.heads.enter(&connection);
+        let read = read_request(&mut UntilDeadline::new(&connection, shared.limits.deadline));
+        match shared.heads.leave(ticket) {
+            Some(handed) => connection = handed,
+            None => break read,
+        }
+    };
+    answer_on(&mut connection, read, slot, shared);
     // Closed only now, with the slots given back: a client that has seen
     // the end of its answer finds them free.
     drop(connection);
 }
 
 /// Holds `slot` until done, or until the connection turns into an event stream.
-fn answer_on(connection: &mut TcpStream, slot: Slot, shared: &Shared) {
-    let request = match read_request(connection) {
+fn answer_on(connection: &mut TcpStream, read: Result<Request, ReadError>, slot: Slot, shared: &Shared) {
+    let request = match read {
         Ok(request) => request,
         Err(err) => {
             if let Some(status) = err.status() {
@@ -253,6 +275,79 @@ mod tests {
         assert!(!names_this_server(&with_hosts(&["localhost:1111", "localhost:1111"]), 1111), "two");
         assert!(names_this_server(&with_hosts(&["localhost"]), 80), "HTTP's own port may be left out");
         assert!(names_this_server(&with_hosts(&["[::1]"]), 80));
+    }
+
+    use std::time::Instant;
+
+    use crate::live::LiveReload;
+
+    /// A server of a folder with one page, with `limits` on request heads.
+    fn serving(limits: HeadLimits) -> (tempfile::TempDir, u16, Acceptor) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "<html><head></head><body>home</body></html>").unwrap();
+        let site = Arc::new(SiteFiles {
+            root: dir.path().to_owned(),
+            mount: Arc::new(std::sync::Mutex::new("/".to_owned())),
+            live: Arc::new(LiveReload::default()),
+        });
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        (dir, port, Acceptor::start_with(listener, port, site, limits))
+    }
+
+    /// The status of a whole GET of `/`, sent at once as a browser does.
+    fn get(port: u16) -> u16 {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(stream, "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").unwrap();
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+    }
+
+    /// A client that sends a request head a byte every `every`, never
+    /// ending it, for at most `at_most`; how long until the server closed
+    /// its connection (or `at_most`).
+    fn slow_client(port: u16, every: Duration, at_most: Duration) -> std::thread::JoinHandle<Duration> {
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            let head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+            let mut sent = 0;
+            while started.elapsed() < at_most {
+                let byte = head.get(sent).copied().unwrap_or(b'a');
+                if stream.write_all(&[byte]).is_err() {
+                    break;
+                }
+                sent += 1;
+                std::thread::sleep(every);
+            }
+            started.elapsed()
+        })
+    }
+
+    #[test]
+    fn slow_request_heads_neither_hold_threads_for_long_nor_keep_requests_out() {
+        let limits = HeadLimits { deadline: Duration::from_millis(1500), patience: Duration::from_millis(200) };
+        let (_dir, port, acceptor) = serving(limits);
+        assert_eq!(get(port), 200);
+        // More slow clients than there are request threads, each sending a
+        // byte well within any timeout on a single read.
+        let at_most = Duration::from_secs(8);
+        let slow: Vec<_> = (0..MAX_REQUESTS + 8).map(|_| slow_client(port, Duration::from_millis(100), at_most)).collect();
+        std::thread::sleep(limits.patience + Duration::from_millis(200));
+        // Each real request takes the thread of the slowest head.
+        for _ in 0..10 {
+            assert_eq!(get(port), 200, "a request is served while slow clients hold every thread");
+        }
+        // Every slow client is cut: for a newer connection, at once if
+        // there is no thread for it, or at its deadline.
+        for client in slow {
+            let held = client.join().unwrap();
+            assert!(held < limits.deadline + Duration::from_secs(2), "a slow head held its connection {held:?}");
+        }
+        assert_eq!(get(port), 200);
+        acceptor.stop();
     }
 
     #[test]

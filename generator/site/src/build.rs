@@ -25,7 +25,7 @@ use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest};
 use crate::store::output::{lock_output, Staging};
 use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
-use crate::store::site_folder::{check_output, missing_from_site, MARKER, MARKER_TEXT};
+use crate::store::site_folder::{check_output, marker_text, missing_from_site, new_site_id, MARKER};
 use crate::store::writer::SiteWriter;
 
 /// What to build and where.
@@ -92,7 +92,10 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let out = &options.out_dir;
     // Before anything is created: a folder of other files, or one of the
     // build's inputs, is never the output (see `site_folder`).
-    check_output(out, &options.models_dir, &options.site_src, options.settings_file.as_deref())?;
+    let site_there = check_output(out, &options.models_dir, &options.site_src, options.settings_file.as_deref())?;
+    // The site keeps its identity from build to build; a new or empty
+    // folder, or a site from before sites had one, gets a new one.
+    let site_id = site_there.unwrap_or_else(|| new_site_id(out));
     let lock = lock_output(out)?;
     // A build killed after committing its change is finished first, so the
     // manifest read next describes the site on disk.
@@ -157,7 +160,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     for (path, bytes) in &assets.files {
         writer.write_listing(path, bytes)?;
     }
-    writer.write_listing(MARKER, MARKER_TEXT.as_bytes())?;
+    writer.write_listing(MARKER, marker_text(&site_id).as_bytes())?;
     let BuildPlan { mut read, keep, stored, removed, mut errors } = plan;
     // Whether any model's listing row (its summary) changed, appeared or
     // went: if not, every listing file stays as it is.
@@ -166,6 +169,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         entry.files.iter().for_each(|f| writer.remove(f));
     }
     let mut manifest = Manifest::new(global, started_ns);
+    manifest.site_id = Some(site_id);
     // Stored models are kept as they are (in place, their files are trusted:
     // see `SiteWriter::keep`).
     manifest.stored = stored;

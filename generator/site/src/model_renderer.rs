@@ -228,7 +228,7 @@ impl<'a> ModelRenderer<'a> {
             Err(err) => return failed(err),
         };
         notes.extend(local.notes);
-        notes.extend(ignored_field_notes(model.id.as_str(), &model.record));
+        notes.extend(ignored_field_notes(model));
         let made = ExampleCounts {
             library: usage.as_ref().map_or(0, |u| u.snippets.len()),
             inference: hosted.len(),
@@ -291,7 +291,7 @@ impl<'a> ModelRenderer<'a> {
             summary: ModelSummary::of(model, self.site),
             notes,
             card_files,
-            hidden: model.record.hidden,
+            hidden: model.record.hidden(),
             tree: block_hash(&tree),
             bases,
         }))

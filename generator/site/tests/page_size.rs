@@ -1,9 +1,12 @@
 //! Property test: however a record is built (many providers, known and not,
 //! thousands of tags and files, long and hostile values), its model's page,
-//! API file and notebook grow at most linearly with the record:
-//! `size <= PER_BYTE * record bytes + FIXED`. A value repeated in every
-//! example of every provider, or a list that multiplies another, breaks
-//! the bound once the values are long.
+//! API file and notebook grow at most linearly with the record and card:
+//! `size <= PER_BYTE * (record + card bytes) + FIXED`. A value repeated in
+//! every example of every provider, or a list that multiplies another,
+//! breaks the bound once the values are long. A card's own share of its
+//! page (the page less that of the same record without the card) is held
+//! to a smaller multiple of the card: tables padded to a wide header and
+//! quotes opened and closed per paragraph made hundreds of times the card.
 
 use std::fs;
 use std::path::Path;
@@ -30,6 +33,14 @@ const PER_BYTE: usize = 16;
 /// `&` is `&amp;`) on all the catalogue's providers: about 5.0 MB of page.
 /// Before escapes were bounded, 1 KiB of `'\u{1}` made 12.9 MB.
 const FIXED: usize = 6 << 20;
+
+/// Bytes of a model's page per byte of its card, beyond the same record's
+/// page without it: the card's HTML is at most four times the card and
+/// 1 MiB, or its source escaped (at most six times), and the headings of
+/// its table of contents are shown twice (see `card_limits` in the render
+/// crate).
+const CARD_PER_BYTE: usize = 8;
+const CARD_FIXED: usize = 2 << 20;
 
 /// Builds per run, and records per build.
 const BUILDS: u32 = 4;
@@ -91,6 +102,8 @@ struct Parts {
     value: String,
     weights_path: String,
     files: usize,
+    /// The card, `README.md`; none when empty.
+    card: String,
 }
 
 impl Parts {
@@ -150,10 +163,26 @@ fn any_record() -> impl Strategy<Value = Parts> {
             ("[a-z0-9]{1,12}", count(200)).prop_map(|(piece, times)| format!("org/{}", piece.repeat(times.max(1)))),
         ),
         (long_value(), long_value(), count(400)),
+        card(),
     )
-        .prop_map(|((library, task, chat), tags, widgets, (providers, unknown_providers, provider_id), (value, weights_path, files))| {
-            Parts { library, task, chat, tags, widgets, providers, unknown_providers, provider_id, value, weights_path, files }
+        .prop_map(|((library, task, chat), tags, widgets, (providers, unknown_providers, provider_id), (value, weights_path, files), card)| {
+            Parts { library, task, chat, tags, widgets, providers, unknown_providers, provider_id, value, weights_path, files, card }
         })
+}
+
+/// A card of the shapes whose markup outgrows their text: tables whose
+/// rows are padded to a wide header, quotes opened and closed by every
+/// paragraph (up to past the depth that is kept), between hostile prose.
+fn card() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        long_value().prop_map(|text| format!("{text}\n\n")),
+        (1usize..600, count(600), 1usize..8).prop_map(|(columns, rows, tables)| {
+            format!("|{}\n|{}\n{}\n", "a|".repeat(columns), "-|".repeat(columns), "x\n".repeat(rows)).repeat(tables)
+        }),
+        (prop_oneof![1usize..10, 55usize..70], count(4_000))
+            .prop_map(|(depth, paragraphs)| format!("{} x\n\n", ">".repeat(depth)).repeat(paragraphs)),
+    ];
+    prop_oneof![Just(String::new()), proptest::collection::vec(piece, 1..4).prop_map(|pieces| pieces.concat())]
 }
 
 /// The shape with the most examples: a chat model served by every provider
@@ -169,19 +198,37 @@ fn chat_everywhere() -> impl Strategy<Value = Parts> {
     })
 }
 
-/// Builds `records` as one site and checks each model's files against its record.
+/// The size of the file `path` of the site `out`, if it was written.
+fn size_of(out: &Path, path: &str) -> Option<usize> {
+    fs::metadata(out.join(path)).ok().map(|meta| meta.len() as usize)
+}
+
+/// Builds `records` as one site and checks each model's files against its
+/// record and card. A record with a card is built twice, with and without
+/// it, under ids of the same length.
 fn check(records: Vec<Parts>, site_src: &Path) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     let models = dir.path().join("models");
     let mut lengths = Vec::new();
+    let mut cards = Vec::new();
     for (n, parts) in records.into_iter().enumerate() {
-        let id = format!("size/m{n}");
+        let card = parts.card.clone();
         let mut record = parts.record();
-        record["id"] = json!(id);
-        let text = serde_json::to_string(&record).unwrap();
-        fs::create_dir_all(models.join(&id)).unwrap();
-        fs::write(models.join(&id).join("model.json"), &text).unwrap();
-        lengths.push((id, text.len()));
+        let ids = if card.is_empty() { vec![format!("size/m{n}")] } else { vec![format!("size/c{n}"), format!("size/b{n}")] };
+        for (i, id) in ids.iter().enumerate() {
+            record["id"] = json!(id);
+            let text = serde_json::to_string(&record).unwrap();
+            fs::create_dir_all(models.join(id)).unwrap();
+            fs::write(models.join(id).join("model.json"), &text).unwrap();
+            let with_card = i == 0 && !card.is_empty();
+            if with_card {
+                fs::write(models.join(id).join("README.md"), &card).unwrap();
+            }
+            lengths.push((id.clone(), text.len() + if with_card { card.len() } else { 0 }));
+        }
+        if !card.is_empty() {
+            cards.push((ids[0].clone(), ids[1].clone(), card.len()));
+        }
     }
     let out = dir.path().join("site");
     let options = BuildOptions {
@@ -195,14 +242,22 @@ fn check(records: Vec<Parts>, site_src: &Path) -> Result<(), TestCaseError> {
     prop_assert!(report.errors.is_empty(), "{:?}", report.errors);
     for (id, length) in lengths {
         for file in [format!("{id}/index.html"), format!("api/models/{id}.json"), format!("{id}/notebook.ipynb")] {
-            let Ok(meta) = fs::metadata(out.join(&file)) else { continue };
-            let size = meta.len() as usize;
+            let Some(size) = size_of(&out, &file) else { continue };
             println!("{file}: {size} bytes from a {length}-byte record");
             prop_assert!(
                 size <= PER_BYTE * length + FIXED,
                 "{file} is {size} bytes from a record of {length}: over {PER_BYTE} x {length} + {FIXED}"
             );
         }
+    }
+    for (with, without, length) in cards {
+        let page = |id: &str| size_of(&out, &format!("{id}/index.html")).unwrap();
+        let share = page(&with).saturating_sub(page(&without));
+        println!("{with}: the card's share of its page is {share} bytes from a {length}-byte card");
+        prop_assert!(
+            share <= CARD_PER_BYTE * length + CARD_FIXED,
+            "{with}: a {length}-byte card adds {share} bytes to its page: over {CARD_PER_BYTE} x {length} + {CARD_FIXED}"
+        );
     }
     Ok(())
 }
@@ -242,6 +297,7 @@ fn served_everywhere(task: &'static str, chat: bool, widget: Value) -> Parts {
         value: "value".into(),
         weights_path: "lora.safetensors".into(),
         files: 0,
+        card: String::new(),
     }
 }
 
@@ -273,6 +329,23 @@ fn escape_heavy_sample_inputs_stay_within_the_bound() {
         records.push(served_everywhere("question-answering", false, json!({"text": value, "context": value})));
     }
     if let Err(failure) = check(records, &site_src) {
+        panic!("{failure}");
+    }
+}
+
+/// The cards the property test looks for, built on purpose: tables of a
+/// 512-column header over one-cell rows, each row padded to the header
+/// (21 KB of them made a 17 MB page), and 64 quotes opened and closed by
+/// every paragraph (204 KB made 5.2 MB).
+#[test]
+fn cards_of_padded_tables_and_deep_quotes_stay_within_the_bound() {
+    let site_src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../site-src");
+    let table = format!("|{}\n|{}\n{}\n", "a|".repeat(512), "-|".repeat(512), "x\n".repeat(512));
+    let quotes = format!("{} x\n\n", ">".repeat(64));
+    let records = [table.repeat(7), quotes.repeat(3_000)]
+        .map(|card| Parts { card, ..served_everywhere("text-classification", false, json!({"text": "x"})) })
+        .map(|parts| Parts { providers: Vec::new(), ..parts });
+    if let Err(failure) = check(records.to_vec(), &site_src) {
         panic!("{failure}");
     }
 }

@@ -59,7 +59,7 @@ describe("model facts", () => {
     assert.match(await notice.innerText(), /only after the authors accept an access request/);
     assert.equal(await notice.locator("a").getAttribute("href"), `${HUB}/${BASE}`);
     const facts = await page.locator(".facts-list").innerText();
-    for (const line of [/Parameters\s+8\.03B/, /Tensor types\s+BF16/, /Created\s+2024-07-18/, /Updated\s+2024-\d\d-\d\d/, /Popularity\s+Downloads last month and likes: in the site's stats file/]) {
+    for (const line of [/Model size\s+8\.03B params/, /Tensor types\s+BF16/, /Created\s+2024-07-18/, /Updated\s+2024-\d\d-\d\d/, /Popularity\s+Downloads last month and likes: in the site's stats file/]) {
       assert.match(facts, line);
     }
     assert.equal(await page.locator(".hub-link a").getAttribute("href"), `${HUB}/${BASE}`);

@@ -101,3 +101,45 @@ pub fn assert_ok(run: &DeployRun) {
     assert_eq!(run.code, 0, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
 }
 
+
+/// `modelpages deploy` of `out` to `host`.
+pub fn deploy_to(host: &servers::TestHost, out: &Path, args: &[&str]) -> DeployRun {
+    deploy_with(out, &host.dest, args, &host.env())
+}
+
+/// The destination as a deploy shows and records it, from its last line.
+pub fn shown_destination(run: &DeployRun) -> String {
+    let line = run.stderr.lines().find(|l| l.starts_with("deployed to ")).unwrap_or_else(|| panic!("{}", run.stderr));
+    line["deployed to ".len()..].rsplit_once(": uploaded ").unwrap().0.to_owned()
+}
+
+/// Starts a deploy of `out` to `host` slowed by `pause_ms` an upload, and
+/// kills it once its journal records `uploads` of them.
+pub fn kill_midway(host: &servers::TestHost, out: &Path, pause_ms: u64, uploads: usize) {
+    let mut child = crate::common::modelpages()
+        .arg("deploy")
+        .arg(&host.dest)
+        .arg("--out")
+        .arg(out)
+        .envs(host.env())
+        .env("MODELPAGES_DEPLOY_PAUSE_MS", pause_ms.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = out.with_file_name(format!(".{}.deploy", out.file_name().unwrap().to_string_lossy()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    // The header line, then one line an upload.
+    while fs::read_to_string(&journal).map_or(0, |j| j.lines().count()) < uploads + 1 {
+        assert!(std::time::Instant::now() < deadline, "the deploy never got going");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// The site's files by relative path with the MD5 of their bytes: what a
+/// destination holds after a complete deploy.
+pub fn site_files(out: &Path) -> BTreeMap<String, String> {
+    servers::md5_files(out)
+}

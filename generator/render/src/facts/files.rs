@@ -152,7 +152,7 @@ mod tests {
     use super::*;
 
     fn sib(path: &str, size: Option<u64>) -> Sibling {
-        Sibling { rfilename: path.into(), size }
+        Sibling { rfilename: path.into(), size, size_ignored: None }
     }
 
     #[test]

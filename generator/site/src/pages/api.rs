@@ -92,7 +92,7 @@ impl<'a> HubFacts<'a> {
             base_models: record.base_models(),
             created_at: record.created_at.get().map(String::as_str),
             base_relations: base_refs(record),
-            hidden: record.hidden,
+            hidden: record.hidden(),
         }
     }
 }

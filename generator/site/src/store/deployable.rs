@@ -1,7 +1,11 @@
 //! What `modelpages deploy` may take from an output folder, and how it reads
-//! it: the site must be one this program built, whose last build finished,
-//! and every file is read without following a link, so a link planted in the
-//! site cannot send a file from elsewhere on the machine to a public host.
+//! it: the site must be one this program built there (its manifest names the
+//! folder and its marker carries the identity the manifest records, see
+//! `site_folder::built_here`), whose last build finished; every file is read
+//! without following a link, so a link planted in the site cannot send a
+//! file from elsewhere on the machine to a public host; and no dot file is
+//! ever sent but the site's marker ([`is_deployable`]): a `.env` or `.ssh/`
+//! that found its way into the folder is not the site's.
 //!
 //! The deploy holds the build's lock (see [`crate::store::output::lock_output`])
 //! from [`open_for_deploy`] to the end, so no build changes the site, or its
@@ -13,13 +17,13 @@ use std::path::{Path, PathBuf};
 use crate::store::changes::{read_change_set, BuildState, ChangeSet, ChangeSetError};
 use crate::store::nofollow::{plain_parts, Dir};
 use crate::store::output::{sibling, OutputError, OutputLock};
-use crate::store::site_folder::MARKER;
+use crate::store::site_folder::{built_here, MARKER};
 
 /// Why a site cannot be deployed; every variant names the path.
 #[derive(Debug, thiserror::Error)]
 pub enum NotDeployable {
-    #[error("{}: not a site modelpages built (it has no {MARKER} file); build it with `modelpages build --out {}`", path.display(), path.display())]
-    NotASite { path: PathBuf },
+    #[error("{}: not a site modelpages built ({why}); build it with `modelpages build --out {}`", path.display(), path.display())]
+    NotASite { path: PathBuf, why: &'static str },
     #[error("{}: a build was cut short while changing the site in place ({} is left); run `modelpages build` to finish it, then deploy", out.display(), txn.display())]
     MidTransaction { out: PathBuf, txn: PathBuf },
     #[error("{}: the last build of this site did not finish (killed, or still running); build again, then deploy", path.display())]
@@ -49,13 +53,21 @@ pub struct DeployableSite {
     pub changes: SiteChanges,
 }
 
+/// Whether `rel` is a path of the site a deploy may send: a plain relative
+/// path (see `changes::is_site_path`) with no part starting with `.`, or
+/// the marker at the root. A build writes no other dot file.
+pub fn is_deployable(rel: &str) -> bool {
+    crate::store::changes::is_site_path(rel) && (rel == MARKER || !rel.split('/').any(|part| part.starts_with('.')))
+}
+
 /// Opens the site in `out` for a deploy, under the lock `_lock`, or says why
 /// it may not be deployed.
 pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite, NotDeployable> {
     let root = Dir::open(out)?;
     if root.kind(OsStr::new(MARKER)).ok().flatten() != Some(crate::store::nofollow::Kind::File) {
-        return Err(NotDeployable::NotASite { path: out.to_owned() });
+        return Err(NotDeployable::NotASite { path: out.to_owned(), why: crate::store::site_folder::NotBuiltHere::NoMarker.reason() });
     }
+    built_here(out).map_err(|why| NotDeployable::NotASite { path: out.to_owned(), why: why.reason() })?;
     // With the lock held, a transaction's folder is one a killed build left.
     let txn = sibling(out, ".txn");
     if std::fs::symlink_metadata(&txn).is_ok() {
@@ -110,8 +122,9 @@ impl DeployableSite {
         folder.read(name)
     }
 
-    /// Every regular file of the site by relative path, in order, and the
-    /// other entries (links, FIFOs), which are never deployed.
+    /// Every regular file of the site a deploy may send ([`is_deployable`])
+    /// by relative path, in order, and the other entries (links, FIFOs, dot
+    /// files), which are never deployed.
     pub fn list(&self) -> Result<(Vec<String>, Vec<String>), OutputError> {
         let mut files = Vec::new();
         let mut skipped = Vec::new();
@@ -124,7 +137,7 @@ impl DeployableSite {
                 continue;
             }
             let rel = entry.path().strip_prefix(&self.out).expect("walked from it").to_string_lossy().into_owned();
-            if entry.file_type().is_file() && crate::store::changes::is_site_path(&rel) {
+            if entry.file_type().is_file() && is_deployable(&rel) {
                 files.push(rel);
             } else {
                 skipped.push(rel);
@@ -148,7 +161,20 @@ mod tests {
         fs::write(out.join("ns/m/index.html"), "page").unwrap();
         let lock = lock_output(&out).unwrap();
         assert!(matches!(open_for_deploy(&out, &lock), Err(NotDeployable::NotASite { .. })));
-        fs::write(out.join(MARKER), "m").unwrap();
+        // A marker alone is no site: an empty one, or one copied from a site.
+        let id = crate::store::site_folder::new_site_id(&out);
+        fs::write(out.join(MARKER), crate::store::site_folder::marker_text(&id)).unwrap();
+        let err = open_for_deploy(&out, &lock).unwrap_err().to_string();
+        assert!(err.contains("no manifest beside it names this folder"), "{err}");
+        let mut manifest = crate::store::manifest::Manifest::new("g".into(), 0);
+        manifest.site = crate::store::manifest::folder_identity(&out).unwrap();
+        manifest.site_id = Some(id.clone());
+        fs::write(crate::store::manifest::manifest_path(&out), manifest.to_bytes()).unwrap();
+        // Dot files that found their way in are never the site's.
+        fs::write(out.join(".env"), "TOKEN=x").unwrap();
+        fs::create_dir_all(out.join(".ssh")).unwrap();
+        fs::write(out.join(".ssh/id_ed25519"), "key").unwrap();
+        fs::write(out.join("ns/m/.hidden"), "x").unwrap();
         let site = open_for_deploy(&out, &lock).unwrap();
         assert!(matches!(site.changes, SiteChanges::WholeSite { .. }), "no change set: compare everything");
         assert_eq!(site.read("ns/m/index.html").unwrap().unwrap(), b"page");
@@ -163,8 +189,10 @@ mod tests {
             assert!(site.read("up/secret").unwrap_err().to_string().contains("symbolic link"));
             let (files, skipped) = site.list().unwrap();
             assert_eq!(files, [MARKER, "ns/m/index.html"]);
-            assert_eq!(skipped, ["leak", "up"]);
+            assert_eq!(skipped, [".env", ".ssh/id_ed25519", "leak", "ns/m/.hidden", "up"]);
         }
+        assert!(is_deployable(MARKER) && is_deployable("ns/m/index.html") && is_deployable("invoice#2024"));
+        assert!(!is_deployable(".env") && !is_deployable("ns/.git/config") && !is_deployable("ns/.modelpages-site"));
         fs::create_dir(sibling(&out, ".txn")).unwrap();
         assert!(matches!(open_for_deploy(&out, &lock), Err(NotDeployable::MidTransaction { .. })));
     }

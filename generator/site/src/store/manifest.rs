@@ -55,6 +55,9 @@ pub struct Manifest {
     pub started_ns: u128,
     /// Device and inode of the output folder this manifest describes.
     pub site: (u64, u64),
+    /// The site's identity, also written in its marker (see `site_folder`):
+    /// `None` in a manifest written before sites had one.
+    pub site_id: Option<String>,
     /// Models whose whole entries are at hand, by id. Boxed: the map's
     /// slots stay small (at a million models a map of whole entries took
     /// more memory for its empty slots than the entries' strings).
@@ -168,6 +171,7 @@ impl Manifest {
             global: header.global,
             started_ns: header.started_ns,
             site: header.site,
+            site_id: header.site_id,
             models: ModelMap::default(),
             stored,
             listings,
@@ -195,6 +199,7 @@ impl Manifest {
             global: self.global.clone(),
             started_ns: self.started_ns,
             site: self.site,
+            site_id: self.site_id.clone(),
             models: self.len(),
             model_chunks: self.stored.chunks().len() + models.len().div_ceil(CHUNK),
             listings: self.listings.len(),
@@ -219,27 +224,32 @@ fn write_chunks<T: Sync>(out: &mut dyn std::io::Write, entries: &[T], encode: im
     Ok(())
 }
 
-/// Whether the manifest beside `out` names that very folder: a site this
-/// program built, even one from before sites carried their marker. Reads only
-/// the header line.
-pub fn names_folder(out: &Path) -> bool {
+/// What the manifest beside `out` says of that very folder: `None` when
+/// there is no manifest there or it names another folder (by device and
+/// inode: a copy, or a folder made anew in the place of a site), else the
+/// site identity it records (`Some(None)` for a manifest written before
+/// sites had one). Reads only the header line.
+pub fn site_of_folder(out: &Path) -> Option<Option<String>> {
     use std::io::BufRead;
     #[derive(Deserialize)]
     struct Site {
         site: (u64, u64),
+        #[serde(default)]
+        site_id: Option<String>,
     }
     let path = manifest_path(out);
     if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-        return false;
+        return None;
     }
-    let Ok(file) = fs::File::open(&path) else { return false };
+    let file = fs::File::open(&path).ok()?;
     let mut line = Vec::new();
     // A header is a few hundred bytes; anything longer is no manifest.
     let read = std::io::Read::take(std::io::BufReader::new(file), 64 * 1024).read_until(b'\n', &mut line);
     if read.is_err() || line.last() != Some(&b'\n') {
-        return false;
+        return None;
     }
-    serde_json::from_slice::<Site>(&line[..line.len() - 1]).is_ok_and(|h| Some(h.site) == folder_identity(out))
+    let header: Site = serde_json::from_slice(&line[..line.len() - 1]).ok()?;
+    (Some(header.site) == folder_identity(out)).then_some(header.site_id)
 }
 
 #[derive(Serialize, Deserialize)]
@@ -248,6 +258,9 @@ struct Header {
     global: String,
     started_ns: u128,
     site: (u64, u64),
+    /// Absent from manifests written before sites had an identity.
+    #[serde(default)]
+    site_id: Option<String>,
     /// How many models follow: a file cut at a chunk boundary still decodes.
     models: usize,
     /// How many of the chunks hold models; the rest hold listing files.

@@ -20,12 +20,15 @@
 //!   staging folder or a transaction;
 //! - [`site_folder`]: whether a folder may be written at all, and whether the
 //!   site in it is whole;
-//! - [`deployable`]: a built site opened for `modelpages deploy`.
+//! - [`deployable`]: a built site opened for `modelpages deploy`;
+//! - [`destination_folder`]: a local folder as a deploy's destination,
+//!   written without following a link.
 //!
 //! Nothing here knows what a page is: files arrive as paths and bytes.
 
 pub mod changes;
 pub mod deployable;
+pub mod destination_folder;
 pub(crate) mod io_pool;
 pub(crate) mod journal;
 pub mod manifest;

@@ -26,8 +26,8 @@ pub enum OutputError {
     Link { path: PathBuf },
     #[error("{}: the output folder must be named by its own name (such as dist or ../site), not `.` or `..`", path.display())]
     Unnamed { path: PathBuf },
-    #[error("{}: not empty and not a site modelpages built (it has no {marker} file); choose an empty or new folder, or empty this one yourself", path.display())]
-    NotASite { path: PathBuf, marker: &'static str },
+    #[error("{}: not empty and not a site modelpages built ({why}); choose an empty or new folder, or empty this one yourself", path.display())]
+    NotASite { path: PathBuf, why: &'static str },
     #[error("{}: the output folder {relation} the {input} {}; choose another output folder", out.display(), input_path.display())]
     HoldsInput { out: PathBuf, relation: &'static str, input: &'static str, input_path: PathBuf },
     #[error("{}: not a transaction this program wrote for {} ({reason}); nothing was applied: look at it, remove it, then build again", path.display(), out.display())]

@@ -3,9 +3,13 @@
 //!
 //! A build replaces everything in its output folder, so before it creates
 //! anything (lock, staging folder, manifest) it makes sure the folder is new,
-//! empty, or a site it built: one that carries the marker file every build
-//! writes ([`MARKER`]) or, built before there was a marker, one that the
-//! manifest beside it names by device and inode. An output that is, holds or
+//! empty, or a site it built there ([`built_here`]): the manifest beside it
+//! names that very folder by device and inode, and the marker file every
+//! build writes ([`MARKER`]) carries the site identity that manifest records.
+//! A marker alone proves nothing: `cp -a dist/. docs/` copies it into a
+//! folder of someone else's files, beside which no manifest names `docs`. A
+//! site built before sites had an identity is known by its manifest alone,
+//! as it was then. An output that is, holds or
 //! lies inside the models folder, the site sources or the settings file is
 //! refused whatever it holds, and so is one that is a link or a file.
 //!
@@ -18,20 +22,112 @@ use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use crate::store::manifest::names_folder;
+use crate::store::manifest::site_of_folder;
 use crate::store::output::{io_error, OutputError};
 use crate::store::plan::BuildPlan;
 use crate::store::stored_models::top_level;
 
-/// The file that marks a folder as a site this program built. It is not a
-/// page: no listing or sitemap names it.
+/// The file that marks a folder as a site this program built, with the
+/// site's identity ([`marker_text`]). It is not a page: no listing or
+/// sitemap names it.
 pub const MARKER: &str = ".modelpages-site";
 
-/// What the marker says to whoever opens it.
-pub const MARKER_TEXT: &str =
+/// What the marker says to whoever opens it, before the site's identity.
+const MARKER_INTRO: &str =
     "This folder is a site built by modelpages. `modelpages build` replaces everything in it.\n";
+
+/// The line of the marker that carries the site's identity.
+const SITE_ID_FIELD: &str = "site-id: ";
+
+/// A marker is a few lines; a larger file in its place is no marker.
+const MARKER_MAX_BYTES: u64 = 4096;
+
+/// The marker's bytes for the site `site_id`.
+pub fn marker_text(site_id: &str) -> String {
+    format!("{MARKER_INTRO}{SITE_ID_FIELD}{site_id}\n")
+}
+
+/// A new site identity for the output `out`: 128 bits from the clock, the
+/// process and the OS-seeded hasher keys, so two builds of two folders never
+/// share one. It tells sites apart; it is no secret.
+pub fn new_site_id(out: &Path) -> String {
+    use std::hash::BuildHasher;
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let keyed = std::collections::hash_map::RandomState::new().hash_one((nanos, std::process::id(), out));
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&nanos.to_le_bytes());
+    hasher.update(&keyed.to_le_bytes());
+    hasher.update(&std::process::id().to_le_bytes());
+    hasher.update(out.as_os_str().as_encoded_bytes());
+    hasher.finalize().to_hex()[..32].to_owned()
+}
+
+/// What the marker in `out` is: `None` when there is no regular file by
+/// that name (a link is not followed), `Some(None)` for a marker without a
+/// site identity (an earlier version's, or a file that only has the name).
+pub fn marker_site_id(out: &Path) -> Option<Option<String>> {
+    let (file, _) = modelpages_record::open_regular_file(&out.join(MARKER)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(MARKER_MAX_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(parse_site_id(&bytes))
+}
+
+/// The site identity in a marker's bytes, if it carries a well-formed one.
+pub fn parse_site_id(bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let id = text.lines().find_map(|line| line.strip_prefix(SITE_ID_FIELD))?;
+    (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id.to_owned())
+}
+
+/// Why a folder that holds files is not a site this program built there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotBuiltHere {
+    /// No marker, and no manifest beside it naming it.
+    NoMarker,
+    /// A marker, but no manifest beside the folder names it: a copy of a
+    /// site, or a marker copied into a folder of other files.
+    Copied,
+    /// The manifest names the folder, but the marker is gone.
+    MarkerMissing,
+    /// The manifest names the folder, but the marker is another site's.
+    OtherMarker,
+}
+
+impl NotBuiltHere {
+    /// Why, in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            NotBuiltHere::NoMarker => "it has no .modelpages-site file",
+            NotBuiltHere::Copied => {
+                "it has a .modelpages-site file, but no manifest beside it names this folder: a copy of a site is not a site modelpages built here"
+            }
+            NotBuiltHere::MarkerMissing => "the manifest beside it names this folder, but its .modelpages-site file is gone",
+            NotBuiltHere::OtherMarker => {
+                "its .modelpages-site file is not the one the manifest beside it records: a copy of another site"
+            }
+        }
+    }
+}
+
+/// Whether the folder `out` is a site this program built there (see the
+/// module's overview), and if so its identity (`None` for a site built
+/// before sites had one).
+pub fn built_here(out: &Path) -> Result<Option<String>, NotBuiltHere> {
+    let marker = marker_site_id(out);
+    match site_of_folder(out) {
+        None if marker.is_some() => Err(NotBuiltHere::Copied),
+        None => Err(NotBuiltHere::NoMarker),
+        Some(None) => Ok(None),
+        Some(Some(id)) => match marker {
+            Some(Some(found)) if found == id => Ok(Some(id)),
+            None => Err(NotBuiltHere::MarkerMissing),
+            Some(_) => Err(NotBuiltHere::OtherMarker),
+        },
+    }
+}
 
 /// About how many models' files an in-place build looks for on disk (all of
 /// them in a site this small or smaller): some 750 file lookups, a few
@@ -41,8 +137,8 @@ const SAMPLED_MODELS: usize = 256;
 
 /// Refuses an output folder that a build must not write, before anything is
 /// created: see the module's overview. `settings` is the settings file, if
-/// there is one.
-pub fn check_output(out: &Path, models: &Path, site_src: &Path, settings: Option<&Path>) -> Result<(), OutputError> {
+/// there is one. Gives the identity of the site already there, if it has one.
+pub fn check_output(out: &Path, models: &Path, site_src: &Path, settings: Option<&Path>) -> Result<Option<String>, OutputError> {
     let resolved_out = resolve(out).map_err(io_error(out))?;
     let inputs = [("models folder", Some(models)), ("site sources", Some(site_src)), ("settings file", settings)];
     for (input, path) in inputs {
@@ -69,7 +165,7 @@ pub fn check_output(out: &Path, models: &Path, site_src: &Path, settings: Option
         Ok(meta) => meta,
         // Nothing there yet; a file on the way is reported when the output's
         // parent folders are made.
-        Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => return Ok(()),
+        Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => return Ok(None),
         Err(source) => return Err(OutputError::Io { path: out.to_owned(), source }),
     };
     if meta.file_type().is_symlink() {
@@ -78,14 +174,12 @@ pub fn check_output(out: &Path, models: &Path, site_src: &Path, settings: Option
     if !meta.is_dir() {
         return Err(OutputError::NotAFolder { path: out.to_owned() });
     }
-    if fs::symlink_metadata(out.join(MARKER)).is_ok_and(|m| m.is_file()) {
-        return Ok(());
-    }
-    let empty = fs::read_dir(out).map_err(io_error(out))?.next().is_none();
-    if empty || names_folder(out) {
-        Ok(())
-    } else {
-        Err(OutputError::NotASite { path: out.to_owned(), marker: MARKER })
+    match built_here(out) {
+        Ok(site_id) => Ok(site_id),
+        Err(why) => {
+            let empty = fs::read_dir(out).map_err(io_error(out))?.next().is_none();
+            if empty { Ok(None) } else { Err(OutputError::NotASite { path: out.to_owned(), why: why.reason() }) }
+        }
     }
 }
 
@@ -181,7 +275,7 @@ mod tests {
     use crate::store::manifest::{folder_identity, manifest_path, ModelEntry};
     use crate::store::plan::ReadJob;
 
-    fn check(out: &Path, inputs: &Path) -> Result<(), OutputError> {
+    fn check(out: &Path, inputs: &Path) -> Result<Option<String>, OutputError> {
         check_output(out, &inputs.join("models"), &inputs.join("site-src"), Some(&inputs.join("modelpages.toml")))
     }
 
@@ -192,17 +286,55 @@ mod tests {
     }
 
     #[test]
-    fn new_empty_and_marked_folders_are_accepted() {
+    fn new_and_empty_folders_are_accepted_and_a_marker_alone_proves_nothing() {
         let tmp = tempfile::tempdir().unwrap();
         inputs(tmp.path());
         assert!(check(&tmp.path().join("dist"), tmp.path()).is_ok(), "new");
         assert!(check(&tmp.path().join("a/b/dist"), tmp.path()).is_ok(), "new, parents too");
-        fs::create_dir(tmp.path().join("dist")).unwrap();
-        assert!(check(&tmp.path().join("dist"), tmp.path()).is_ok(), "empty");
-        fs::write(tmp.path().join("dist/index.html"), "page").unwrap();
-        assert!(matches!(check(&tmp.path().join("dist"), tmp.path()), Err(OutputError::NotASite { .. })));
-        fs::write(tmp.path().join("dist").join(MARKER), MARKER_TEXT).unwrap();
-        assert!(check(&tmp.path().join("dist"), tmp.path()).is_ok(), "marked");
+        let out = tmp.path().join("dist");
+        fs::create_dir(&out).unwrap();
+        assert!(check(&out, tmp.path()).is_ok(), "empty");
+        fs::write(out.join("index.html"), "page").unwrap();
+        let why = |out: &Path| match check(out, tmp.path()) {
+            Err(OutputError::NotASite { why, .. }) => why,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(why(&out), NotBuiltHere::NoMarker.reason());
+        // A marker copied in, empty or a real site's: no manifest names the folder.
+        let id = new_site_id(&out);
+        for marker in [String::new(), marker_text(&id)] {
+            fs::write(out.join(MARKER), marker).unwrap();
+            assert_eq!(why(&out), NotBuiltHere::Copied.reason());
+        }
+        // The manifest beside it names this folder and records the site's identity.
+        let mut manifest = crate::store::manifest::Manifest::new("g".into(), 0);
+        manifest.site = folder_identity(&out).unwrap();
+        manifest.site_id = Some(id.clone());
+        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        assert_eq!(check(&out, tmp.path()).unwrap(), Some(id.clone()), "a site built here");
+        fs::write(out.join(MARKER), marker_text(&new_site_id(&out))).unwrap();
+        assert_eq!(why(&out), NotBuiltHere::OtherMarker.reason());
+        fs::write(out.join(MARKER), "").unwrap();
+        assert_eq!(why(&out), NotBuiltHere::OtherMarker.reason(), "an empty marker is no site's");
+        fs::remove_file(out.join(MARKER)).unwrap();
+        assert_eq!(why(&out), NotBuiltHere::MarkerMissing.reason());
+        #[cfg(unix)]
+        {
+            fs::write(tmp.path().join("elsewhere"), marker_text(&id)).unwrap();
+            std::os::unix::fs::symlink(tmp.path().join("elsewhere"), out.join(MARKER)).unwrap();
+            assert_eq!(why(&out), NotBuiltHere::MarkerMissing.reason(), "a link is not followed");
+        }
+    }
+
+    #[test]
+    fn site_ids_differ_and_parse_back_from_their_marker() {
+        let a = new_site_id(Path::new("dist"));
+        let b = new_site_id(Path::new("dist"));
+        assert_ne!(a, b);
+        assert_eq!(parse_site_id(marker_text(&a).as_bytes()), Some(a));
+        for bad in ["", "site-id: short\n", "site-id: zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n"] {
+            assert_eq!(parse_site_id(bad.as_bytes()), None, "{bad:?}");
+        }
     }
 
     #[test]
@@ -218,6 +350,9 @@ mod tests {
         assert!(check(&out, tmp.path()).is_err(), "a manifest of another folder");
         manifest.site = folder_identity(&out).unwrap();
         fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        assert_eq!(check(&out, tmp.path()).unwrap(), None, "known by its manifest, which has no identity");
+        // An earlier version's marker, or none: the manifest decides.
+        fs::write(out.join(MARKER), "This folder is a site built by modelpages.\n").unwrap();
         assert!(check(&out, tmp.path()).is_ok());
     }
 
@@ -260,7 +395,7 @@ mod tests {
         fs::create_dir(&empty).unwrap();
         let inputs_elsewhere = |out: &Path| check_output(out, &root.join("models"), &root.join("site-src"), None);
         assert!(inputs_elsewhere(&empty).is_ok());
-        assert!(matches!(inputs_elsewhere(&empty.join(".")), Ok(())), "`dist/.` is `dist`");
+        assert!(matches!(inputs_elsewhere(&empty.join(".")), Ok(None)), "`dist/.` is `dist`");
         assert!(matches!(inputs_elsewhere(&empty.join("x/..")), Err(OutputError::Unnamed { .. })));
         fs::write(root.join("file"), "").unwrap();
         assert!(matches!(inputs_elsewhere(&root.join("file")), Err(OutputError::NotAFolder { .. })));

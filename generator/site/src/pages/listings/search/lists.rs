@@ -29,6 +29,7 @@
 //!
 //! Task and library are indexes into `strings`, -1 for none.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -47,7 +48,7 @@ struct NameDoc<'a> {
     stats: Option<String>,
     previous: Option<String>,
     next: Option<String>,
-    strings: Vec<&'a str>,
+    strings: Vec<Cow<'a, str>>,
     models: Vec<(&'a str, i64, i64)>,
 }
 
@@ -55,7 +56,7 @@ struct NameDoc<'a> {
 struct RankedDoc<'a> {
     page: usize,
     pages: usize,
-    strings: Vec<&'a str>,
+    strings: Vec<std::borrow::Cow<'a, str>>,
     models: Vec<(&'a str, u64, u64, i64, i64)>,
 }
 

@@ -25,6 +25,9 @@
 //! do not come from its id (the island takes those from the id itself), so
 //! the island can check every word of a query against a model it found by one.
 
+use std::borrow::Cow;
+
+use modelpages_record::page_text;
 use modelpages_render::ModelSummary;
 use serde::Serialize;
 
@@ -44,10 +47,12 @@ fn prefixed_path(kind: &str, prefix: &str) -> String {
     format!("search/{kind}/{first}/{prefix}.json")
 }
 
-/// Strings shared by the rows of one file, each written once.
+/// Strings shared by the rows of one file, each written once. The island
+/// shows them (a task or library it has no label for) as text, so they are
+/// written as a page would show them (see `page_text`).
 #[derive(Default)]
 pub struct StringTable<'a> {
-    pub strings: Vec<&'a str>,
+    pub strings: Vec<Cow<'a, str>>,
     index: std::collections::HashMap<&'a str, i64>,
 }
 
@@ -55,7 +60,7 @@ impl<'a> StringTable<'a> {
     pub fn index(&mut self, s: Option<&'a str>) -> i64 {
         let Some(s) = s else { return -1 };
         *self.index.entry(s).or_insert_with(|| {
-            self.strings.push(s);
+            self.strings.push(page_text(s));
             (self.strings.len() - 1) as i64
         })
     }
@@ -70,7 +75,7 @@ type TopRow<'a> = (&'a str, u64, u64, i64, i64, Vec<i64>);
 struct LeafDoc<'a> {
     prefix: &'a str,
     complete: bool,
-    strings: Vec<&'a str>,
+    strings: Vec<Cow<'a, str>>,
     models: Vec<LeafRow<'a>>,
 }
 
@@ -80,7 +85,7 @@ struct TopDoc<'a> {
     complete: bool,
     about: u64,
     children: Vec<(&'a str, bool)>,
-    strings: Vec<&'a str>,
+    strings: Vec<Cow<'a, str>>,
     models: Vec<TopRow<'a>>,
 }
 
