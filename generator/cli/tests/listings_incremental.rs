@@ -196,8 +196,10 @@ fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
     let count = 3000;
     synth_minimal(&models, count);
     let dist = tmp.path().join("dist");
+    // Listings cut small, so that a listing shifting after an added model
+    // would show as many more files than the bound below.
     let config = tmp.path().join("site.toml");
-    fs::write(&config, "[listings]\nstats_files = 64\n").unwrap();
+    write_listing_config(&config);
     let run = build_listings(&models, &dist, &config, false);
     assert_eq!(run.code, 0, "{}", run.stderr);
     for day in 1..=2 {
@@ -223,4 +225,32 @@ fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
         assert_same_sites(&dist, &full, &format!("day {day}"));
         fs::remove_dir_all(&full).unwrap();
     }
+
+    // The day after, one model added, named as a sync job names it: its own
+    // files and the few listing files around it change, whatever the
+    // listings' lengths, and the site is still the full build's.
+    let listed = listed_models(&models);
+    let source = &listed[listed.len() / 2];
+    let added = format!("{}-added", source.id);
+    copy_tree(&models.join(&source.id), &models.join(&added));
+    let path = models.join(&added).join("model.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    record["id"] = added.clone().into();
+    fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    let changed_list = tmp.path().join("changed.txt");
+    fs::write(&changed_list, format!("{added}\n")).unwrap();
+    let before = files(&dist);
+    let extra: [&std::ffi::OsStr; 4] = ["--config".as_ref(), config.as_os_str(), "--changed".as_ref(), changed_list.as_os_str()];
+    let run = build_with(&extra, &models, &dist, &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let after = files(&dist);
+    // Files written, rewritten or removed.
+    let changed: std::collections::BTreeSet<&String> =
+        after.keys().chain(before.keys()).filter(|p| before.get(*p).map(|b| &b.1) != after.get(*p).map(|a| &a.1)).collect();
+    assert!(changed.contains(&format!("{added}/index.html")), "the added model has its page: {changed:?}");
+    assert!(changed.len() <= 100, "one model added changed {} files: {changed:?}", changed.len());
+    let full = tmp.path().join("full");
+    let run = build_listings(&models, &full, &config, true);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_same_sites(&dist, &full, "one model added with --changed");
 }
