@@ -460,34 +460,11 @@ function SearchPanel({ data }: { data: SearchData }) {
         <NameSteps previous={view.byName.previous} next={view.byName.next} go={goToName} />
       ) : pageCount > 1 ? (
         <nav className="pagination" aria-label="Result pages">
-          {/* aria-disabled rather than disabled: a disabled button would drop keyboard focus. */}
-          <button
-            type="button"
-            className="page-button"
-            aria-disabled={page === 0}
-            onClick={() => {
-              if (page > 0) {
-                goToPage(page - 1);
-              }
-            }}
-          >
-            Previous
-          </button>
+          <StepButton label="Previous" onStep={page > 0 ? () => goToPage(page - 1) : null} />
           <span className="page-number">
             Page {numberFormat.format(page + 1)} of {numberFormat.format(pageCount)}
           </span>
-          <button
-            type="button"
-            className="page-button"
-            aria-disabled={page >= pageCount - 1}
-            onClick={() => {
-              if (page < pageCount - 1) {
-                goToPage(page + 1);
-              }
-            }}
-          >
-            Next
-          </button>
+          <StepButton label="Next" onStep={page < pageCount - 1 ? () => goToPage(page + 1) : null} />
         </nav>
       ) : null}
     </div>
@@ -501,32 +478,19 @@ function NameSteps({ previous, next, go }: { previous: string | null; next: stri
   }
   return (
     <nav className="pagination" aria-label="Result pages">
-      {/* aria-disabled rather than disabled: a disabled button would drop keyboard focus. */}
-      <button
-        type="button"
-        className="page-button"
-        aria-disabled={previous === null}
-        onClick={() => {
-          if (previous !== null) {
-            go(previous);
-          }
-        }}
-      >
-        Previous
-      </button>
-      <button
-        type="button"
-        className="page-button"
-        aria-disabled={next === null}
-        onClick={() => {
-          if (next !== null) {
-            go(next);
-          }
-        }}
-      >
-        Next
-      </button>
+      <StepButton label="Previous" onStep={previous !== null ? () => go(previous) : null} />
+      <StepButton label="Next" onStep={next !== null ? () => go(next) : null} />
     </nav>
+  );
+}
+
+/** A previous or next button; without a step to take it stays focusable but
+ * says it is disabled (aria-disabled: a disabled button would drop keyboard focus). */
+function StepButton({ label, onStep }: { label: string; onStep: (() => void) | null }) {
+  return (
+    <button type="button" className="page-button" aria-disabled={onStep === null} onClick={() => onStep?.()}>
+      {label}
+    </button>
   );
 }
 

@@ -322,8 +322,8 @@ mod tests {
     fn a_hidden_base_is_not_linked_as_on_the_site() {
         let named = vec![BaseRef { id: "acme/secret".into(), relation: Relation::Finetune }];
         let members = [
-            TreeMember { id: "acme/secret", downloads: 0, bases: &[], listed: false },
-            TreeMember { id: "x/public", downloads: 5, bases: &named, listed: true },
+            TreeMember { id: "acme/secret", popularity: 0, bases: &[], listed: false },
+            TreeMember { id: "x/public", popularity: 1, bases: &named, listed: true },
         ];
         let index = TreeIndex::build(&members);
         let block = index.block("x/public", &named);

@@ -269,6 +269,9 @@ describe("model search", () => {
     const sortSelect = page.getByLabel("Sort by");
     await sortSelect.selectOption("likes");
     await waitForStatus(page, rankedStatus(models.length));
+    // The status reads the same in both orders: wait for the likes page itself.
+    const firstByLikes = byLikes(models)[0].id;
+    await page.waitForFunction((id) => document.querySelector(".search-result-id")?.textContent === id, firstByLikes);
     assert.deepEqual(await resultIds(page), ids(byLikes(models).slice(0, manifest.page_size)));
     assert.match(await page.locator(".search-note").textContent(), new RegExp(`^The first 25 of ${models.length} models are listed in this order`));
 
