@@ -16,15 +16,7 @@ if [ "${BENCH_MINIMAL:-0}" = 1 ]; then SYNTH_FLAGS="--minimal"; fi
 command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time; }
 mkdir -p "$WORK"
 
-measure() { # label, command...
-    local label=$1; shift
-    /usr/bin/time -v "$@" 2> "$WORK/time.txt" >/dev/null || { cat "$WORK/time.txt"; exit 1; }
-    local wall rss line
-    wall=$(grep 'Elapsed (wall clock)' "$WORK/time.txt" | awk '{print $NF}')
-    rss=$(grep 'Maximum resident set size' "$WORK/time.txt" | awk '{print $NF}')
-    line=$(grep '^built ' "$WORK/time.txt" || true)
-    printf '%-34s wall %9s  peak %6d MB  %s\n' "$label" "$wall" $((rss / 1024)) "$line"
-}
+source bench/measure.sh
 
 # Sites replaced by this run, removed once everything is measured: ext4
 # without a journal (this machine) skips inodes freed in the last minutes

@@ -15,8 +15,9 @@ export const GZIP_BUDGET_BYTES = 61440;
 
 /** The islands each kind of page has: the budget holds for each. */
 export const PAGE_ISLANDS = {
-  "model page": ["copy", "use", "quant", "inference"],
+  "model page": ["copy", "use", "quant", "inference", "counts"],
   index: ["model-search"],
+  "namespace page": ["namespace-counts"],
 };
 
 const siteSrc = dirname(fileURLToPath(import.meta.url));

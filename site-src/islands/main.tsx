@@ -15,10 +15,12 @@ interface IslandModule {
 
 const islands: Readonly<Record<string, () => Promise<IslandModule>>> = {
   copy: () => import("./mount-copy"),
+  counts: () => import("./mount-counts"),
   use: () => import("./mount-use"),
   quant: () => import("./mount-quant"),
   inference: () => import("./mount-inference"),
   "model-search": () => import("./mount-search"),
+  "namespace-counts": () => import("./mount-namespace-counts"),
 };
 
 /** Set on a host element once an island has been mounted over it. */

@@ -4,13 +4,21 @@
  *
  * - `search/index.json`, the manifest: counts, facets, sizes, and the first
  *   hops into the word trie. Fetched once; it names no model.
- * - `search/words/<letter>/<prefix>.json`, a shard of the word trie: the
- *   models with a word starting with the prefix, most downloaded first, all
- *   of them (`complete`) or the first `shard_models`. Finding a query word's
- *   shard walks the trie from the manifest's roots, one shard per hop; a
- *   word typed a letter at a time goes at most one hop further per key.
- * - `search/<scope>/<order>/<page>.json`, a page of a listing for browsing
- *   without a query.
+ * - `search/words/<letter>/<prefix>.json`, a leaf of the word trie: every
+ *   model with a word starting with the prefix, by name and without
+ *   figures; `search/top/<letter>/<prefix>.json`, a larger node: its
+ *   children (each said to be a node or a leaf) and its most downloaded
+ *   models, with their figures. Finding a query word's node walks the trie
+ *   from the manifest's roots, one file per hop; a word typed a letter at a
+ *   time goes at most one hop further per key. A leaf's models are ranked by
+ *   the top of the nearest node above it: the popular ones it names come
+ *   first, with their figures, the others by name.
+ * - `search/<scope>/name/...`, a scope's models by name, in pages named by
+ *   their first model, each naming the previous and the next; and
+ *   `search/<scope>/<order>/<page>.json`, its first models by downloads or
+ *   by likes.
+ * - `stats/...`, every model's figures, by namespace (see stats.ts): a
+ *   namespace's listing is sorted from them.
  *
  * Everything read is checked: a malformed row is skipped, a malformed file
  * is an error (the island then says search is unavailable).
@@ -33,36 +41,59 @@ export interface Manifest {
   count: number;
   pageSize: number;
   shardModels: number;
-  sortedModels: number;
+  rankedModels: number;
   tasks: readonly Facet[];
   libraries: readonly Facet[];
   /** Models of a task and a library together, by "task library" key. */
   pairs: ReadonlyMap<string, number>;
-  roots: readonly string[];
+  roots: readonly Hop[];
 }
 
-/** A model as a shard or listing gives it. */
+/** A prefix of the word trie, and whether it is a node larger than a leaf (its file is a top). */
+export interface Hop {
+  prefix: string;
+  node: boolean;
+}
+
+/** A model as a word file, a top or a listing gives it. */
 export interface Model {
   id: string;
-  downloads: number;
-  likes: number;
+  /** Null where the file does not say (word files and pages by name hold no figures). */
+  downloads: number | null;
+  likes: number | null;
   task: string | null;
   library: string | null;
-  /** Every word the model is known by (shards only; empty in listings). */
+  /** Every word the model is known by (word files and tops only; empty in listings). */
   words: readonly string[];
 }
 
 export interface Shard {
   prefix: string;
+  /** How many models have a word starting with the prefix: exact for a leaf, to two digits for a node. */
   count: number;
   complete: boolean;
-  children: readonly string[];
+  children: readonly Hop[];
+  /** A leaf's models, by name; a node's most downloaded (its top), with their figures. */
+  models: readonly Model[];
+  /** For a leaf: the top of the nearest node above it, which ranks its popular models. */
+  known: readonly Model[];
+}
+
+/** A page of a scope's first models by downloads or likes. */
+export interface RankedPage {
+  pages: number;
   models: readonly Model[];
 }
 
-export interface ListPage {
-  count: number;
-  pages: number;
+/** A page of a scope's models by name. */
+export interface NamePage {
+  /** The scope's size, on its first page only. */
+  count: number | null;
+  /** The previous and next pages, under the scope's `name/` folder. */
+  previous: string | null;
+  next: string | null;
+  /** A namespace's stats file (its first page only). */
+  stats: string | null;
   models: readonly Model[];
 }
 
@@ -72,7 +103,7 @@ export type WordMatch =
   | { kind: "none" }
   /**
    * `shard` lists the models with a word starting with it (if `exact`) or
-   * models among which those are (a complete shard of a shorter prefix).
+   * models among which those are (a leaf of a shorter prefix).
    */
   | { kind: "shard"; shard: Shard; exact: boolean };
 
@@ -113,8 +144,8 @@ function facets(value: unknown, name: string): Facet[] {
 
 /** Checks and converts the parsed `search/index.json`. */
 export function parseManifest(json: unknown): Manifest {
-  if (!isObject(json) || json.version !== 1) {
-    throw new SearchDataError("not a version 1 search manifest");
+  if (!isObject(json) || json.version !== 2) {
+    throw new SearchDataError("not a version 2 search manifest");
   }
   const tasks = facets(json.tasks, "tasks");
   const libraries = facets(json.libraries, "libraries");
@@ -134,63 +165,111 @@ export function parseManifest(json: unknown): Manifest {
     count: count(json.count),
     pageSize: positive(json.page_size, "page_size"),
     shardModels: positive(json.shard_models, "shard_models"),
-    sortedModels: positive(json.sorted_models, "sorted_models"),
+    rankedModels: positive(json.ranked_models, "ranked_models"),
     tasks,
     libraries,
     pairs,
-    roots: strings(json.roots, "roots"),
+    roots: hops(json.roots, "roots"),
   };
 }
 
-/** The rows of a shard or listing; `withWords` for shards. */
-function parseModels(json: Record<string, unknown>, withWords: boolean): Model[] {
+/** `[[prefix, is a node], ...]`, checked. */
+function hops(value: unknown, name: string): Hop[] {
+  if (!Array.isArray(value)) {
+    throw new SearchDataError(`"${name}" is not a list`);
+  }
+  return value.map((entry: unknown) => {
+    if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "boolean") {
+      throw new SearchDataError(`"${name}" holds something other than [prefix, node]`);
+    }
+    return { prefix: entry[0], node: entry[1] };
+  });
+}
+
+function figure(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+/**
+ * The rows of a file: `[id, downloads, likes, task, library, words?]` with
+ * `figures`, else `[id, task, library, words?]`; `withWords` for word files
+ * and tops.
+ */
+function parseModels(json: Record<string, unknown>, figures: boolean, withWords: boolean): Model[] {
   const table = strings(json.strings, "strings");
   if (!Array.isArray(json.models)) {
     throw new SearchDataError('"models" is not a list');
   }
   const pick = (value: unknown): string | null =>
     typeof value === "number" && Number.isInteger(value) ? (table[value] ?? null) : null;
+  const at = figures ? 3 : 1;
   const models: Model[] = [];
   for (const row of json.models as unknown[]) {
     if (!Array.isArray(row) || typeof row[0] !== "string" || row[0] === "") {
       continue; // a malformed row is skipped, not fatal
     }
     const id = row[0];
-    const task = pick(row[3]);
-    const library = pick(row[4]);
     let modelWords: string[] = [];
     if (withWords) {
-      const extra = Array.isArray(row[5]) ? row[5].map(pick).filter((w): w is string => w !== null) : [];
+      const extra = Array.isArray(row[at + 2]) ? (row[at + 2] as unknown[]).map(pick).filter((w): w is string => w !== null) : [];
       modelWords = [...distinctWords(id), ...extra];
     }
-    models.push({ id, downloads: count(row[1]), likes: count(row[2]), task, library, words: modelWords });
+    models.push({
+      id,
+      downloads: figures ? figure(row[1]) : null,
+      likes: figures ? figure(row[2]) : null,
+      task: pick(row[at]),
+      library: pick(row[at + 1]),
+      words: modelWords,
+    });
   }
   return models;
 }
 
+/** A leaf's word file (its models) or a node's top (its children and most downloaded models). */
 export function parseShard(json: unknown): Shard {
   if (!isObject(json) || typeof json.prefix !== "string" || typeof json.complete !== "boolean") {
-    throw new SearchDataError("not a search shard");
+    throw new SearchDataError("not a search word file");
+  }
+  if (json.complete) {
+    const models = parseModels(json, false, true);
+    return { prefix: json.prefix, count: models.length, complete: true, children: [], models, known: [] };
   }
   return {
     prefix: json.prefix,
-    count: count(json.count),
-    complete: json.complete,
-    children: strings(json.children, "children"),
-    models: parseModels(json, true),
+    count: count(json.about),
+    complete: false,
+    children: hops(json.children, "children"),
+    models: parseModels(json, true, true),
+    known: [],
   };
 }
 
-export function parseListPage(json: unknown): ListPage {
+export function parseRankedPage(json: unknown): RankedPage {
+  if (!isObject(json)) {
+    throw new SearchDataError("not a ranked listing page");
+  }
+  return { pages: count(json.pages), models: parseModels(json, true, false) };
+}
+
+export function parseNamePage(json: unknown): NamePage {
   if (!isObject(json)) {
     throw new SearchDataError("not a listing page");
   }
-  return { count: count(json.count), pages: count(json.pages), models: parseModels(json, false) };
+  const link = (value: unknown): string | null =>
+    typeof value === "string" && /^(first|from\/[^?#]+)\.json$/.test(value) && !value.includes("..") ? value : null;
+  return {
+    count: typeof json.count === "number" ? count(json.count) : null,
+    previous: link(json.previous),
+    next: link(json.next),
+    stats: typeof json.stats === "string" && /^stats\/[0-9]+\.json$/.test(json.stats) ? json.stats : null,
+    models: parseModels(json, false, false),
+  };
 }
 
-/** Where the shard of `prefix` is, under the site's base. */
-export function shardPath(prefix: string): string {
-  return `search/words/${prefix.slice(0, 1)}/${prefix}.json`;
+/** Where the file of a hop is, under the site's base: a leaf's word file or a node's top. */
+export function shardPath(hop: Hop): string {
+  return `search/${hop.node ? "top" : "words"}/${hop.prefix.slice(0, 1)}/${hop.prefix}.json`;
 }
 
 /** The listing a set of filters browses, as its path under `search/`. */
@@ -233,38 +312,47 @@ export class SearchData {
     return pending;
   }
 
-  shard(prefix: string): Promise<Shard> {
-    return this.file(shardPath(prefix), parseShard);
+  shard(hop: Hop): Promise<Shard> {
+    return this.file(shardPath(hop), parseShard);
   }
 
-  listPage(scope: string, order: SortKey, page: number): Promise<ListPage> {
-    return this.file(`search/${scope}/${order}/${page}.json`, parseListPage);
+  rankedPage(scope: string, order: SortKey, page: number): Promise<RankedPage> {
+    return this.file(`search/${scope}/${order}/${page}.json`, parseRankedPage);
+  }
+
+  /** A page by name of `scope`: `first.json` or a `from/...` path a page named. */
+  namePage(scope: string, page: string): Promise<NamePage> {
+    return this.file(`search/${scope}/name/${page}`, parseNamePage);
   }
 
   /**
-   * The shard that answers query word `word`: the walk from the roots stops
-   * at the first node whose prefix the word ends in (its models are the
-   * word's), or at a complete node (the word's models are among its own).
+   * The node that answers query word `word`: the walk from the roots stops
+   * at the first node whose prefix the word ends in (its top's models are
+   * the word's most downloaded), or at a leaf (the word's models are among
+   * its own), which comes with the top of the node above it, one file a hop.
    */
   async match(word: string): Promise<WordMatch> {
     let hops = this.manifest.roots;
+    let above: readonly Model[] = [];
     for (;;) {
-      const next = hops.find((prefix) => prefix.startsWith(word) || word.startsWith(prefix));
+      const next = hops.find((hop) => hop.prefix.startsWith(word) || word.startsWith(hop.prefix));
       if (next === undefined) {
         return { kind: "none" };
       }
-      const shard = await this.shard(next);
-      if (word.length <= shard.prefix.length) {
-        return { kind: "shard", shard, exact: true };
+      const node = await this.shard(next);
+      const exact = word.length <= node.prefix.length;
+      if (node.complete) {
+        return { kind: "shard", shard: { ...node, known: above }, exact };
       }
-      if (shard.complete) {
-        return { kind: "shard", shard, exact: false };
+      if (exact) {
+        return { kind: "shard", shard: node, exact };
       }
-      if (shard.children.length === 0) {
+      if (node.children.length === 0) {
         // Every word under this node is the prefix itself.
         return { kind: "none" };
       }
-      hops = shard.children;
+      above = node.models;
+      hops = node.children;
     }
   }
 }

@@ -2,14 +2,18 @@
  * From the shards of a query's words to the results the island shows: pure
  * functions, no fetching.
  *
- * A query word's shard either lists every model matching it (`complete`) or
- * only the most downloaded. When some word's shard is complete, its models
- * are checked against every other word, task and library: the results are
- * exact. When none is (every word is common: "llama instruct"), the models of
- * all the words' shards are checked the same way; every result is a real
- * match and they are ranked rightly, but a match that none of the shards
- * lists (a model with few downloads and only common words) is missing, and
- * the island says so.
+ * A query word's shard either lists every model matching it (a leaf,
+ * `complete`, by name) or only the most downloaded (a node's top). When
+ * some word's shard is complete, its models are checked against every other
+ * word, task and library: the results are exact. When none is (every word
+ * is common: "llama instruct"), the models of all the words' tops are
+ * checked the same way; every result is a real match and they are ranked
+ * rightly, but a match that no top lists (a model with few downloads and
+ * only common words) is missing, and the island says so.
+ *
+ * Leaves hold no downloads (so that they stay as they are while downloads
+ * move); a result's figures come from the tops fetched on the way. Models
+ * whose figures are known come first, ranked; the others follow by name.
  */
 
 import type { Model, SortKey, WordMatch } from "./search-data";
@@ -23,6 +27,8 @@ export interface Filters {
   sort: SortKey;
   /** Zero-based. */
   page: number;
+  /** Browsing by name without a query: the first model of the page shown ("" for the first page). */
+  from: string;
 }
 
 export interface TextResults {
@@ -62,7 +68,19 @@ export function textResults(terms: readonly string[], matches: readonly WordMatc
   }
   const only = shards.length === 1 ? shards[0] : undefined;
   const known = !complete && only !== undefined && only.exact ? only.shard.count : null;
-  return { hits: candidates.filter((model) => matchesAll(model.words, terms)), complete, known };
+  const figures = new Map<string, Model>();
+  for (const { shard } of shards) {
+    for (const model of [...shard.known, ...(shard.complete ? [] : shard.models)]) {
+      figures.set(model.id, model);
+    }
+  }
+  const hits = candidates
+    .filter((model) => matchesAll(model.words, terms))
+    .map((model) => {
+      const ranked = figures.get(model.id);
+      return ranked === undefined ? model : { ...model, downloads: ranked.downloads, likes: ranked.likes };
+    });
+  return { hits, complete, known };
 }
 
 export function namespaceOf(id: string): string {
@@ -121,17 +139,25 @@ function byName(a: Model, b: Model): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function byDownloads(a: Model, b: Model): number {
-  return b.downloads - a.downloads || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Known figures first, highest first; unknown ones after, equal. */
+function byFigure(a: number | null, b: number | null): number {
+  if (a === null || b === null) {
+    return a === b ? 0 : a === null ? 1 : -1;
+  }
+  return b - a;
 }
 
-/** `models` in `sort` order, as the generator orders listings. */
+function byDownloads(a: Model, b: Model): number {
+  return byFigure(a.downloads, b.downloads) || byName(a, b);
+}
+
+/** `models` in `sort` order, as the generator orders listings: models whose figures are unknown after the others, by name. */
 export function sortModels(models: Model[], sort: SortKey): Model[] {
   if (sort === "downloads") {
     return models.sort(byDownloads);
   }
   if (sort === "likes") {
-    return models.sort((a, b) => b.likes - a.likes || byDownloads(a, b));
+    return models.sort((a, b) => byFigure(a.likes, b.likes) || byDownloads(a, b));
   }
   return models.sort(byName);
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { SORT_KEYS, SearchData, scopePath } from "./search-data";
-import type { Facet, Manifest, Model, SortKey } from "./search-data";
+import type { Facet, Manifest, Model, NamePage, SortKey } from "./search-data";
+import { StatsReader } from "./stats";
 import { facetCounts, passes, sortModels, textResults } from "./search-results";
 import type { FacetCounts, Filters } from "./search-results";
 import { queryWords, words } from "./search-words";
@@ -26,10 +27,14 @@ function isSortKey(value: string | null): value is SortKey {
   return SORT_KEYS.some((key) => key === value);
 }
 
+/** A model id as a page by name is named by; anything else is the first page. */
+const PAGE_ID = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
 function filtersFromUrl(): Filters {
   const params = new URLSearchParams(window.location.search);
   const sort = params.get("sort");
   const page = Number.parseInt(params.get("page") ?? "", 10);
+  const from = params.get("from") ?? "";
   return {
     query: params.get("q") ?? "",
     task: params.get("task") ?? "",
@@ -37,7 +42,18 @@ function filtersFromUrl(): Filters {
     namespace: params.get("namespace") ?? "",
     sort: isSortKey(sort) ? sort : "downloads",
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
+    from: PAGE_ID.test(from) && !from.includes("..") ? from : "",
   };
+}
+
+/** The file of the page by name starting at `from` ("": the first). */
+function namePath(from: string): string {
+  return from === "" ? "first.json" : `from/${from}.json`;
+}
+
+/** The first model of the page by name a page names (`first.json`, `from/<id>.json`). */
+function fromOf(path: string): string {
+  return path === "first.json" ? "" : path.replace(/^from\//, "").replace(/\.json$/, "");
 }
 
 /** Writes the filters into the query string so reloading or going back keeps them. */
@@ -57,6 +73,7 @@ function filtersToUrl(filters: Filters): void {
   set("namespace", filters.namespace, "");
   set("sort", filters.sort, "downloads");
   set("page", String(filters.page + 1), "1");
+  set("from", filters.from, "");
   if (url.href !== window.location.href) {
     try {
       window.history.replaceState(window.history.state, "", url.href);
@@ -81,6 +98,8 @@ interface View {
   note: string | null;
   /** Counts for the selects; null: the manifest's. */
   counts: FacetCounts | null;
+  /** Browsing by name: the pages before and after this one, by their first model. */
+  byName: { previous: string | null; next: string | null; first: string } | null;
 }
 
 type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData };
@@ -153,14 +172,40 @@ function scopeCount(manifest: Manifest, filters: Filters): number {
   return filters.library !== "" ? facet(manifest.libraries, filters.library) : manifest.count;
 }
 
+/** A namespace's models (its first `NAMESPACE_PAGES` pages by name), with their figures from its stats file. */
+async function namespaceModels(data: SearchData, stats: StatsReader, namespace: string): Promise<{ models: Model[]; more: boolean }> {
+  const scope = scopePath("", "", namespace);
+  const pages: NamePage[] = [await data.namePage(scope, "first.json")];
+  while (pages.length < NAMESPACE_PAGES) {
+    const next = pages[pages.length - 1]?.next;
+    if (next === null || next === undefined) {
+      break;
+    }
+    pages.push(await data.namePage(scope, next));
+  }
+  const models = pages.flatMap((page) => page.models);
+  const file = pages[0]?.stats;
+  if (file !== null && file !== undefined) {
+    const names = models.map((model) => model.id.slice(namespace.length + 1));
+    const counts = await stats.namespaceCounts(`${data.base}${file}`, namespace, names).catch(() => new Map());
+    for (const [i, model] of models.entries()) {
+      const found = counts.get(names[i] ?? "");
+      if (found !== undefined) {
+        models[i] = { ...model, downloads: found.downloads, likes: found.likes };
+      }
+    }
+  }
+  return { models, more: pages[pages.length - 1]?.next !== null };
+}
+
 /** One page of the results for `filters`, fetching what it needs. */
-async function resultsFor(data: SearchData, filters: Filters): Promise<View> {
+async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters): Promise<View> {
   const { manifest } = data;
   const size = manifest.pageSize;
   const paged = (all: Model[], note: string | null, counts: FacetCounts | null): View => {
     const pages = Math.max(1, Math.ceil(all.length / size));
     const page = Math.min(filters.page, pages - 1);
-    return { filters, rows: all.slice(page * size, (page + 1) * size), total: all.length, pages, note, counts };
+    return { filters, rows: all.slice(page * size, (page + 1) * size), total: all.length, pages, note, counts, byName: null };
   };
   const terms = queryWords(filters.query);
   if (terms.length > 0) {
@@ -181,48 +226,55 @@ async function resultsFor(data: SearchData, filters: Filters): Promise<View> {
     if (!found.complete) {
       note =
         found.known !== null
-          ? `${plural(found.known, "model matches", "models match")}; the ${numberFormat.format(manifest.shardModels)} most downloaded are searched. Add a word to narrow the search.`
+          ? `About ${plural(found.known, "model matches", "models match")}; the ${numberFormat.format(manifest.shardModels)} most downloaded are searched. Add a word to narrow the search.`
           : "Only the most downloaded models for each word are searched. Add a less common word to find the rest.";
     }
     return paged(shown, note, facetCounts(found.hits, filters));
   }
-  const scope = scopePath(filters.task, filters.library, filters.namespace);
   if (filters.namespace !== "") {
     // A namespace's listing is read whole (up to its first pages) and
-    // filtered, sorted and counted here: most namespaces hold a few models,
-    // and there is no listing of a namespace and a task together.
-    const first = await data.listPage(scope, "downloads", 1);
-    const rest = await Promise.all(
-      Array.from({ length: Math.min(first.pages, NAMESPACE_PAGES) - 1 }, (_, i) =>
-        data.listPage(scope, "downloads", i + 2),
-      ),
-    );
-    const all = [first, ...rest].flatMap((page) => page.models);
-    const note =
-      first.pages > NAMESPACE_PAGES
-        ? `Only the ${numberFormat.format(all.length)} most downloaded models of ${filters.namespace} are filtered.`
-        : null;
-    const shown = sortModels(all.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, note, facetCounts(all, filters));
+    // filtered, sorted and counted here, its figures from its stats file:
+    // most namespaces hold a few models.
+    const { models, more } = await namespaceModels(data, stats, filters.namespace);
+    const note = more ? `Only the first ${numberFormat.format(models.length)} models of ${filters.namespace} by name are listed.` : null;
+    const shown = sortModels(models.filter((model) => passes(model, filters)), filters.sort);
+    return paged(shown, note, facetCounts(models, filters));
   }
+  const scope = scopePath(filters.task, filters.library, filters.namespace);
   const count = scopeCount(manifest, filters);
   if (count === 0) {
     return paged([], null, null);
   }
   if (filters.sort !== "downloads" && count <= size) {
     // A listing of one page has no other orders: sort its one page here.
-    const only = await data.listPage(scope, "downloads", 1);
+    const only = await data.rankedPage(scope, "downloads", 1);
     return paged(sortModels([...only.models], filters.sort), null, null);
   }
-  const listed = filters.sort === "downloads" ? count : Math.min(count, manifest.sortedModels);
+  if (filters.sort === "name") {
+    const current = await data.namePage(scope, namePath(filters.from));
+    return {
+      filters,
+      rows: current.models,
+      total: count,
+      pages: 1,
+      note: null,
+      counts: null,
+      byName: {
+        previous: current.previous === null ? null : fromOf(current.previous),
+        next: current.next === null ? null : fromOf(current.next),
+        first: current.models[0]?.id ?? "",
+      },
+    };
+  }
+  const listed = Math.min(count, manifest.rankedModels);
   const pages = Math.max(1, Math.ceil(listed / size));
   const page = Math.min(filters.page, pages - 1);
-  const current = await data.listPage(scope, filters.sort, page + 1);
+  const current = await data.rankedPage(scope, filters.sort, page + 1);
   const note =
     listed < count
-      ? `The first ${numberFormat.format(listed)} of ${plural(count, "model", "models")} are listed in this order; sort by downloads to see them all.`
+      ? `The first ${numberFormat.format(listed)} of ${plural(count, "model", "models")} are listed in this order; sort by name to see them all.`
       : null;
-  return { filters, rows: current.models, total: count, pages, note, counts: null };
+  return { filters, rows: current.models, total: count, pages, note, counts: null, byName: null };
 }
 
 function SearchPanel({ data }: { data: SearchData }) {
@@ -232,6 +284,7 @@ function SearchPanel({ data }: { data: SearchData }) {
   const [view, setView] = useState<View | null>(null);
   const [failed, setFailed] = useState(false);
   const listTop = useRef<HTMLDivElement>(null);
+  const stats = useMemo(() => new StatsReader(), []);
   const ids = `search${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
 
   // Debounced typing: the results follow once the reader pauses.
@@ -249,7 +302,7 @@ function SearchPanel({ data }: { data: SearchData }) {
 
   useEffect(() => {
     let current = true;
-    resultsFor(data, filters).then(
+    resultsFor(data, stats, filters).then(
       (next) => {
         if (current) {
           setView(next);
@@ -265,7 +318,7 @@ function SearchPanel({ data }: { data: SearchData }) {
     return () => {
       current = false;
     };
-  }, [data, filters]);
+  }, [data, stats, filters]);
 
   const onType = (value: string): void => {
     setInput(value);
@@ -284,13 +337,20 @@ function SearchPanel({ data }: { data: SearchData }) {
   const taskOptions = useMemo(() => sortedFacets(manifest.tasks), [manifest]);
   const libraryOptions = useMemo(() => sortedFacets(manifest.libraries), [manifest]);
 
-  const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, ...change }));
-  const goToPage = (target: number): void => {
-    setFilters((previous) => ({ ...previous, page: target }));
+  const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, from: "", ...change }));
+  const scrollToList = (): void => {
     const top = listTop.current;
     if (top !== null && top.getBoundingClientRect().top < 0) {
       top.scrollIntoView({ block: "start" });
     }
+  };
+  const goToPage = (target: number): void => {
+    setFilters((previous) => ({ ...previous, page: target }));
+    scrollToList();
+  };
+  const goToName = (from: string): void => {
+    setFilters((previous) => ({ ...previous, from }));
+    scrollToList();
   };
 
   const page = view === null ? 0 : Math.min(view.filters.page, view.pages - 1);
@@ -371,14 +431,16 @@ function SearchPanel({ data }: { data: SearchData }) {
             ? "Search is unavailable right now."
             : view === null
               ? "Searching…"
-              : `${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
+              : view.byName !== null
+                ? `${plural(view.total, "model", "models")} by name${view.byName.first !== "" ? `, from ${view.byName.first}` : ""}`
+                : `${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
         </p>
         {view?.note ? <p className="search-note">{view.note}</p> : null}
       </div>
       {view === null ? null : view.rows.length === 0 ? (
         <p className="empty">No model matches these filters.</p>
       ) : (
-        <ol className="search-results" start={page * manifest.pageSize + 1} aria-label="Models">
+        <ol className="search-results" start={view.byName !== null ? undefined : page * manifest.pageSize + 1} aria-label="Models">
           {view.rows.map((model) => (
             <li key={model.id} className="search-result">
               <a className="search-result-id" href={modelUrl(data.base, model.id)}>
@@ -387,46 +449,48 @@ function SearchPanel({ data }: { data: SearchData }) {
               <span className="search-result-meta">
                 {model.task !== null ? <span>{labelOf(manifest.tasks, model.task)}</span> : null}
                 {model.library !== null ? <span>{labelOf(manifest.libraries, model.library)}</span> : null}
-                <span>{plural(model.downloads, "download", "downloads")}</span>
-                <span>{plural(model.likes, "like", "likes")}</span>
+                {model.downloads !== null ? <span>{plural(model.downloads, "download", "downloads")}</span> : null}
+                {model.likes !== null ? <span>{plural(model.likes, "like", "likes")}</span> : null}
               </span>
             </li>
           ))}
         </ol>
       )}
-      {pageCount > 1 ? (
+      {view?.byName ? (
+        <NameSteps previous={view.byName.previous} next={view.byName.next} go={goToName} />
+      ) : pageCount > 1 ? (
         <nav className="pagination" aria-label="Result pages">
-          {/* aria-disabled rather than disabled: a disabled button would drop keyboard focus. */}
-          <button
-            type="button"
-            className="page-button"
-            aria-disabled={page === 0}
-            onClick={() => {
-              if (page > 0) {
-                goToPage(page - 1);
-              }
-            }}
-          >
-            Previous
-          </button>
+          <StepButton label="Previous" onStep={page > 0 ? () => goToPage(page - 1) : null} />
           <span className="page-number">
             Page {numberFormat.format(page + 1)} of {numberFormat.format(pageCount)}
           </span>
-          <button
-            type="button"
-            className="page-button"
-            aria-disabled={page >= pageCount - 1}
-            onClick={() => {
-              if (page < pageCount - 1) {
-                goToPage(page + 1);
-              }
-            }}
-          >
-            Next
-          </button>
+          <StepButton label="Next" onStep={page < pageCount - 1 ? () => goToPage(page + 1) : null} />
         </nav>
       ) : null}
     </div>
+  );
+}
+
+/** Previous and next pages of a listing by name, which has no page numbers. */
+function NameSteps({ previous, next, go }: { previous: string | null; next: string | null; go: (from: string) => void }) {
+  if (previous === null && next === null) {
+    return null;
+  }
+  return (
+    <nav className="pagination" aria-label="Result pages">
+      <StepButton label="Previous" onStep={previous !== null ? () => go(previous) : null} />
+      <StepButton label="Next" onStep={next !== null ? () => go(next) : null} />
+    </nav>
+  );
+}
+
+/** A previous or next button; without a step to take it stays focusable but
+ * says it is disabled (aria-disabled: a disabled button would drop keyboard focus). */
+function StepButton({ label, onStep }: { label: string; onStep: (() => void) | null }) {
+  return (
+    <button type="button" className="page-button" aria-disabled={onStep === null} onClick={() => onStep?.()}>
+      {label}
+    </button>
   );
 }
 

@@ -72,7 +72,7 @@ test("build writes a small loader and a chunk per island", () => {
 test("build reports the gzipped size each kind of page loads", () => {
   const loader = gzipSync(first.files.get(first.loader), { level: 9 }).length;
   assert.match(first.stdout, new RegExp(`loader build/islands/${first.loader}: ${loader} bytes gzipped`));
-  assert.match(first.stdout, /^model page \(copy, use, quant, inference\): \d+ files, \d+ bytes gzipped/m);
+  assert.match(first.stdout, /^model page \(copy, use, quant, inference, counts\): \d+ files, \d+ bytes gzipped/m);
   assert.match(first.stdout, /^index \(model-search\): \d+ files, \d+ bytes gzipped/m);
 });
 

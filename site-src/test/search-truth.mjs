@@ -32,6 +32,33 @@ function taskOf(r) {
   return task === "conversational" ? "text-generation" : task;
 }
 
+/** Ids in the order of listings by name: case folded, then as written. */
+export function compareNames(a, b) {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `list` most downloaded first, ties by name. */
+export const byDownloads = (list) => [...list].sort((a, b) => b.downloads - a.downloads || compareNames(a.id, b.id));
+
+/** `list` most liked first, then most downloaded, then by name. */
+export const byLikes = (list) =>
+  [...list].sort((a, b) => b.likes - a.likes || b.downloads - a.downloads || compareNames(a.id, b.id));
+
+/** `list` by name. */
+export const byName = (list) => [...list].sort((a, b) => compareNames(a.id, b.id));
+
+/**
+ * The order the search shows `hits` in when only the models `known` have
+ * figures (README: the tops fetched rank their models; word files hold no
+ * figures): those most downloaded first, then the rest by name.
+ */
+export function rankedAsShown(hits, known) {
+  const have = hits.filter((m) => known.has(m.id));
+  const rest = hits.filter((m) => !known.has(m.id));
+  return [...byDownloads(have), ...byName(rest)];
+}
+
 /** Every record under `root` (namespace/name/model.json) as listings show it, most downloaded first. */
 export function readModels(root) {
   const all = [];
@@ -52,7 +79,7 @@ export function readModels(root) {
       all.push(model);
     }
   }
-  return all.sort((a, b) => b.downloads - a.downloads || (a.id < b.id ? -1 : 1));
+  return byDownloads(all);
 }
 
 /** Whether every word of `query` begins one of the model's words. */

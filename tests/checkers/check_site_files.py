@@ -4,7 +4,8 @@
     check_site_files.py --dist DIR [--schemas DIR]
 
 - api/libraries.json, api/tasks.json, the pages of ids they point to
-  (api/libraries/<key>/<n>.json, api/tasks/<key>/<n>.json) and every
+  (api/libraries/<key>/first.json and the pages after it, likewise under
+  api/tasks/) and every
   api/models/<ns>/<name>.json validate against the JSON Schemas (draft
   2020-12) in --schemas (default site-src/schema), and agree with each other
   and with the pages: every model page has an API file, every listed id has
@@ -170,8 +171,10 @@ def main():
                 page = json.loads(page_path.read_text())
                 page_problems = schema_problems(list_schema, page)
                 pages += 1
-                if not page_problems and (page["key"], page["page"], page["model_count"]) != (entry["key"], pages, entry["model_count"]):
-                    page_problems.append(f"page {page.get('page')} of {page.get('key')} does not follow from {path.name}")
+                if not page_problems and page["key"] != entry["key"]:
+                    page_problems.append(f"page {pages} of {page.get('key')} does not follow from {path.name}")
+                if not page_problems and ids and page["previous"] is None:
+                    page_problems.append(f"page {pages} of {page.get('key')} names no previous page")
                 record(str(page_path), page_problems)
                 if page_problems:
                     break
@@ -179,8 +182,8 @@ def main():
                 url = page["next"]
             if pages != entry["model_pages"]:
                 problems.append(f"{entry['key']}: model_pages {entry['model_pages']} but {pages} pages")
-            if entry["model_count"] != len(ids) or len(set(ids)) != len(ids):
-                problems.append(f"{entry['key']}: model_count {entry['model_count']} but {len(set(ids))} distinct of {len(ids)} ids")
+            if entry["model_count"] != len(ids) or len(set(ids)) != len(ids) or ids != sorted(ids, key=lambda i: (i.lower(), i)):
+                problems.append(f"{entry['key']}: model_count {entry['model_count']} but {len(set(ids))} distinct of {len(ids)} ids, or not by name")
             listed.update(ids)
         record(str(path), problems)
 

@@ -78,6 +78,12 @@ enum Command {
         /// and no cards: the same ids, for measuring listings at hub scale.
         #[arg(long)]
         minimal: bool,
+        /// Instead of writing a corpus, apply day D of Hub changes to the
+        /// one in --out (written with the same --count, --seed and
+        /// --minimal, and the days before D): downloads and likes moved,
+        /// cards edited, models added and removed.
+        #[arg(long)]
+        day: Option<u32>,
     },
 }
 
@@ -230,8 +236,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(args) => check(args),
-        Command::Synth { count, out, seed, minimal } => {
+        Command::Synth { count, out, seed, minimal, day } => {
             let shape = if minimal { modelpages_synth::Shape::Minimal } else { modelpages_synth::Shape::Full };
+            if let Some(day) = day {
+                let report = modelpages_synth::apply_day(&out, count, seed, day, shape)
+                    .with_context(|| format!("cannot apply day {day} to the synthetic corpus in {}", out.display()))?;
+                eprintln!(
+                    "day {day}: {} of {} models' counts moved ({} likes), {} cards edited, {} added, {} removed in {:.2}s",
+                    report.counts_moved,
+                    report.before,
+                    report.likes_moved,
+                    report.cards_edited,
+                    report.added.len(),
+                    report.removed.len(),
+                    report.seconds
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
             let report = modelpages_synth::write_shaped_corpus(&out, count, seed, shape)
                 .with_context(|| format!("cannot write the synthetic corpus to {}", out.display()))?;
             eprintln!(

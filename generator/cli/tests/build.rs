@@ -52,11 +52,13 @@ fn default_corpus_builds_every_page() {
     let listed = ids.len() - hidden.len();
     assert_eq!(search["count"], listed, "the search counts every listed model");
     let mut indexed: Vec<String> = Vec::new();
-    for page in 1..=listed.div_ceil(50) {
-        let list: serde_json::Value = serde_json::from_slice(&fs::read(out.join(format!("search/all/downloads/{page}.json"))).unwrap()).unwrap();
+    let mut page = Some("first.json".to_owned());
+    while let Some(name) = page {
+        let list: serde_json::Value = serde_json::from_slice(&fs::read(out.join("search/all/name").join(&name)).unwrap()).unwrap();
         indexed.extend(list["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap().to_owned()));
+        page = list["next"].as_str().map(str::to_owned);
     }
-    assert_eq!(indexed.len(), listed, "the search's listing holds every listed model");
+    assert_eq!(indexed.len(), listed, "the search's listing by name holds every listed model");
     assert_eq!(index.matches("<tr>").count(), 1 + listed.min(100), "the page lists the top 100");
     for id in &ids {
         let page = fs::read_to_string(out.join(id).join("index.html")).unwrap();
@@ -364,35 +366,61 @@ fn incremental_builds_equal_full_builds_and_rewrite_only_what_changed() {
     assert!(third.stderr.contains("(30 rendered, 0 unchanged)"), "{}", third.stderr);
 }
 
+/// The ids a listing page's table rows link, in order.
+fn row_ids(html: &str) -> Vec<String> {
+    html.split("<tr><td><a href=\"/").skip(1).map(|rest| rest.split("/\"").next().unwrap().to_owned()).collect()
+}
+
+/// The addresses a page's list of pages by name links.
+fn page_links(html: &str) -> Vec<String> {
+    let Some(start) = html.find("class=\"page-index-links\"") else { return Vec::new() };
+    let list = &html[start..html[start..].find("</ol>").map_or(html.len(), |end| start + end)];
+    list.split("<li><a href=\"").skip(1).map(|rest| rest.split('"').next().unwrap().to_owned()).collect()
+}
+
 #[test]
-fn listing_pages_are_paged_by_downloads_and_link_to_search() {
+fn front_pages_rank_by_downloads_and_pages_by_name_hold_every_model() {
     let tmp = tempfile::tempdir().unwrap();
     let models = tmp.path().join("models");
-    synthetic_corpus(&models, 130, "listing");
+    synthetic_corpus(&models, 330, "listing");
     let out = tmp.path().join("dist");
     let run = build(&models, &out, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut by_name: Vec<String> = (0..330).map(|i| format!("ns{}/model-{i}", i % 7)).collect();
+    by_name.sort_by_key(|id| id.to_ascii_lowercase());
     for (folder, search) in [("libraries/transformers/", "/?library=transformers"), ("tasks/text-classification/", "/?task=text-classification")] {
-        let first = fs::read_to_string(out.join(folder).join("index.html")).unwrap();
-        let second = fs::read_to_string(out.join(folder).join("page/2/index.html")).unwrap();
-        assert_eq!(first.matches("<tr><td><a href=").count(), 100, "{folder}: 100 models a page");
-        assert_eq!(second.matches("<tr><td><a href=").count(), 30, "{folder}: the rest on page 2");
-        assert!(first.contains("130 models, most downloaded first."), "{folder} counts them all on its first page");
-        assert!(!second.contains("130 models"), "{folder}: page 2 has no count, which would change with every model");
-        assert!(first.contains(&format!("href=\"{search}\"")), "{folder} links the search");
-        assert!(first.contains(&format!("href=\"/{folder}page/2/\" rel=\"next\"")), "{folder}: a plain link to page 2");
-        assert!(second.contains(&format!("href=\"/{folder}\" rel=\"prev\"")), "{folder}: and back");
+        let front = fs::read_to_string(out.join(folder).join("index.html")).unwrap();
+        let top = row_ids(&front);
+        assert_eq!(top.len(), 100, "{folder}: the 100 most downloaded");
         // synthetic_corpus gives model-i i downloads: the most downloaded first.
-        assert!(first.find("ns3/model-129/").unwrap() < first.find("ns2/model-128/").unwrap());
-        assert!(second.contains("ns0/model-0/") && !first.contains("ns0/model-0/"));
+        let want: Vec<String> = (230..330).rev().map(|i| format!("ns{}/model-{i}", i % 7)).collect();
+        assert_eq!(top, want, "{folder}");
+        assert!(front.contains(">Downloads</th>") && front.contains("<td class=\"num\">329</td>"), "{folder} shows their downloads");
+        assert!(front.contains("330 models."), "{folder} counts them all on its front page");
+        assert!(front.contains(&format!("href=\"{search}\"")), "{folder} links the search");
+        // Its pages by name hold every model once, by name, without figures.
+        let links = page_links(&front);
+        assert!(links.len() >= 2, "{folder}: {} pages by name", links.len());
+        let mut listed = Vec::new();
+        for (n, link) in links.iter().enumerate() {
+            assert!(link.starts_with(&format!("/{folder}models/")), "{link}");
+            let html = fs::read_to_string(out.join(link.trim_start_matches('/')).join("index.html")).unwrap();
+            assert!(!html.contains(">Downloads</th>") && !html.contains("330 models"), "{link}: no figure, no count");
+            listed.extend(row_ids(&html));
+            if let Some(next) = links.get(n + 1) {
+                assert!(html.contains(&format!("href=\"{next}\" rel=\"next\"")), "{link}: a plain link to the next page");
+            }
+            assert!(html.contains(&format!("href=\"/{folder}\" rel=\"up\"")), "{link}: and to the front page");
+        }
+        assert_eq!(listed, by_name, "{folder}: every model once, by name");
     }
-    // Namespaces: an index of them, and each one's models.
+    // Namespaces: an index of them, and each one's models, by name.
     let namespaces = fs::read_to_string(out.join("namespaces/index.html")).unwrap();
     assert_eq!(namespaces.matches("<tr><td><a href=").count(), 7);
-    assert!(namespaces.contains("<td><a href=\"/ns3/\">ns3</a></td><td class=\"num\">19</td>"), "{namespaces}");
+    assert!(namespaces.contains("<td><a href=\"/ns3/\">ns3</a></td><td class=\"num\">47</td>"), "{namespaces}");
     let ns3 = fs::read_to_string(out.join("ns3/index.html")).unwrap();
-    assert_eq!(ns3.matches("<tr><td><a href=").count(), 19);
-    assert!(ns3.contains("href=\"/ns3/model-129/\""));
+    let want: Vec<String> = by_name.iter().filter(|id| id.starts_with("ns3/")).cloned().collect();
+    assert_eq!(row_ids(&ns3), want);
 }
 
 /// A hub build yields thousands of notes: the first ones are printed with a

@@ -1,7 +1,8 @@
 //! End-to-end: `modelpages build --changed FILE` looks only at the models
-//! the file names and trusts the others; a list naming a model added or
-//! removed falls back to looking at every model; a bad list is refused,
-//! naming its file and line, and leaves the site as it was.
+//! the file names, added and removed ones too, and trusts the others; an
+//! added model that clashes with another is left to a look at every model;
+//! a bad list is refused, naming its file and line, and leaves the site as
+//! it was.
 
 mod common;
 
@@ -83,31 +84,43 @@ fn a_changed_list_limits_the_rebuild_to_the_models_it_names() {
 
 #[cfg(unix)]
 #[test]
-fn a_changed_list_naming_a_model_added_or_removed_looks_at_every_model() {
+fn a_changed_list_names_models_added_and_removed_too() {
     let (tmp, models, out) = built_site(20);
     let list = tmp.path().join("changed.txt");
 
-    // Added: named in the list, unknown to the site.
+    // Added: named in the list, unknown to the site; only it is looked at.
     write(&models, "ns9/added/model.json", r#"{"id": "ns9/added", "pipeline_tag": "fill-mask", "downloads": 5}"#);
     fs::write(models.join("ns2/model-2/README.md"), "# changed two\n").unwrap();
     fs::write(&list, "ns9/added\n").unwrap();
     let added = build_changed(&list, &models, &out);
     assert_eq!(added.code, 0, "{}", added.stderr);
-    assert!(added.stderr.contains("built 21 models") && added.stderr.contains("(2 rendered, 19 unchanged)"), "{}", added.stderr);
+    assert!(added.stderr.contains("built 21 models") && added.stderr.contains("(1 rendered, 20 unchanged)"), "{}", added.stderr);
     assert!(out.join("ns9/added/index.html").is_file());
-    assert!(page(&out, "ns2/model-2").contains("changed two"), "the whole folder was looked at");
+    assert!(fs::read_to_string(out.join("ns9/index.html")).unwrap().contains("href=\"/ns9/added/\""), "its namespace lists it");
+    assert!(!page(&out, "ns2/model-2").contains("changed two"), "a model the list does not name is not looked at");
 
     // Removed: named in the list, its folder gone.
     fs::remove_dir_all(models.join("ns3/model-3")).unwrap();
-    fs::write(&list, "ns3/model-3\n").unwrap();
+    fs::write(&list, "ns3/model-3\nns2/model-2\n").unwrap();
     let removed = build_changed(&list, &models, &out);
     assert_eq!(removed.code, 0, "{}", removed.stderr);
-    assert!(removed.stderr.contains("built 20 models"), "{}", removed.stderr);
+    assert!(removed.stderr.contains("built 20 models") && removed.stderr.contains("(1 rendered, 19 unchanged)"), "{}", removed.stderr);
     assert!(!out.join("ns3/model-3").exists(), "a removed model's pages go");
+    assert!(!fs::read_to_string(out.join("ns3/index.html")).unwrap().contains("model-3/"), "and its namespace no longer lists it");
 
     let full = tmp.path().join("full");
     assert_eq!(full_build(&models, &full, &site_src()).code, 0);
     assert_eq!(snapshot(&out), snapshot(&full), "the site equals a full build");
+
+    // An added model that breaks a layout rule is left to a whole survey,
+    // which reports it (and finds the change the list left out).
+    write(&models, "stats/x/model.json", r#"{"id": "stats/x"}"#);
+    fs::write(models.join("ns4/model-4/README.md"), "# changed four\n").unwrap();
+    fs::write(&list, "stats/x\n").unwrap();
+    let clash = build_changed(&list, &models, &out);
+    assert_eq!(clash.code, 1, "{}", clash.stderr);
+    assert!(clash.stderr.contains("namespace \"stats\" is reserved for the site's own pages"), "{}", clash.stderr);
+    assert!(page(&out, "ns4/model-4").contains("changed four"), "the whole folder was looked at");
 }
 
 #[test]

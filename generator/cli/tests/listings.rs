@@ -1,10 +1,12 @@
 //! End-to-end: the listings of a synthetic hub of 400 models, built with
 //! listing sizes cut small (see `common::listings`) so that a few hundred
 //! models fill many pages, shards and sitemap files, as millions do with the
-//! default sizes. Every listing covers every model exactly once and in
-//! order, every model is a few plain links from the home page, sitemaps
-//! follow the protocol, the search's files hold what a query needs, and no
-//! file passes 2 MB. (The same at 200,000 models: `make test-scale`.)
+//! default sizes. Every listing by name covers every model exactly once and
+//! in order, front pages and the search's ranked listings hold the most
+//! downloaded, every model is a few plain links from the home page, sitemaps
+//! follow the protocol, the search's files hold what a query needs, the
+//! stats files every model's figures, and no file passes 2 MB. (The same at
+//! 200,000 models: `make test-scale`.)
 
 mod common;
 
@@ -46,13 +48,15 @@ fn json(path: &Path) -> Value {
     serde_json::from_slice(&fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
 }
 
-/// The ids of a listing of model pages, following `rel="next"` from its first page.
+/// The ids of a listing of pages by name, following `rel="next"` from
+/// its first page, and how many pages there were.
 fn walk_listing(dist: &Path, first: &str) -> (Vec<String>, usize) {
     let (mut ids, mut pages, mut next) = (Vec::new(), 0, Some(format!("{BASE_PATH}{first}")));
     while let Some(path) = next {
         let html = fs::read_to_string(file_of(dist, &path)).unwrap();
         let rows = row_ids(&html);
-        assert!(!rows.is_empty() && rows.len() <= PAGE_SIZE, "{path}: {} rows", rows.len());
+        assert!(!rows.is_empty() && rows.len() <= 3 * PAGE_SIZE, "{path}: {} rows", rows.len());
+        assert!(!html.contains(">Downloads</th>"), "{path}: pages by name show no figures");
         ids.extend(rows);
         pages += 1;
         next = next_link(&html);
@@ -60,50 +64,95 @@ fn walk_listing(dist: &Path, first: &str) -> (Vec<String>, usize) {
     (ids, pages)
 }
 
+/// The ids of the pages a front page links, following index pages down,
+/// and how many index pages there were.
+fn linked_pages(dist: &Path, html: &str) -> (Vec<String>, usize) {
+    let (mut ids, mut indexes) = (Vec::new(), 0);
+    for link in page_links(html) {
+        let page = fs::read_to_string(file_of(dist, &link)).unwrap();
+        if page_links(&page).is_empty() {
+            ids.extend(row_ids(&page));
+        } else {
+            assert!(row_ids(&page).is_empty(), "{link}: an index page lists pages, not models");
+            assert!(page.contains("rel=\"up\""), "{link}: links the page above it");
+            let (below, more) = linked_pages(dist, &page);
+            ids.extend(below);
+            indexes += 1 + more;
+        }
+    }
+    (ids, indexes)
+}
+
 fn ids_of<'a>(models: impl Iterator<Item = &'a Listed>) -> Vec<String> {
     models.map(|m| m.id.clone()).collect()
 }
 
+/// A task's or library's listing: its front page ranks its most
+/// downloaded; past a page of them, its pages by name hold them all.
+/// Returns how many index pages it has.
+fn check_ranked_listing(dist: &Path, folder: &str, members: &[&Listed]) -> usize {
+    let front = fs::read_to_string(dist.join(folder).join("index.html")).unwrap();
+    let top = by_downloads(members.iter().copied());
+    let shown: Vec<String> = row_ids(&front);
+    assert_eq!(shown, top[..top.len().min(PAGE_SIZE)], "{folder}: the most downloaded");
+    assert!(front.contains(&format!("{} model", members.len())), "{folder}: its count");
+    if members.len() <= PAGE_SIZE {
+        assert!(page_links(&front).is_empty(), "{folder}: one page holds them all");
+        return 0;
+    }
+    let want = ids_of(members.iter().copied());
+    let (linked, indexes) = linked_pages(dist, &front);
+    assert_eq!(linked, want, "{folder}: its pages by name, from its front page");
+    assert!(page_links(&front).len() <= 2 * PAGE_SIZE, "{folder}: past that many pages, index pages");
+    assert_eq!(walk_listing(dist, &format!("{folder}models/")).0, want, "{folder}: its pages by name, one after the other");
+    indexes
+}
+
 #[test]
-fn every_listing_page_covers_its_models_once_in_order() {
+fn every_listing_covers_its_models_once_by_name() {
     let Site { dist, models, .. } = site();
-    let mut tasks: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut namespaces: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut tasks: BTreeMap<&str, Vec<&Listed>> = BTreeMap::new();
+    let mut namespaces: Vec<(&str, Vec<String>)> = Vec::new();
     for m in models {
         if let Some(task) = &m.task {
-            tasks.entry(task).or_default().push(m.id.clone());
+            tasks.entry(task).or_default().push(m);
         }
-        namespaces.entry(m.namespace()).or_default().push(m.id.clone());
+        match namespaces.last_mut() {
+            Some((ns, ids)) if *ns == m.namespace() => ids.push(m.id.clone()),
+            _ => namespaces.push((m.namespace(), vec![m.id.clone()])),
+        }
     }
-    for (task, want) in &tasks {
-        let (ids, pages) = walk_listing(dist, &format!("tasks/{task}/"));
-        assert_eq!(&ids, want, "task {task}");
-        assert_eq!(pages, want.len().div_ceil(PAGE_SIZE), "task {task}");
+    let mut indexes = 0;
+    for (task, members) in &tasks {
+        indexes += check_ranked_listing(dist, &format!("tasks/{task}/"), members);
     }
     // Libraries: those of the catalogue (the API lists them all).
     let libraries = json(&dist.join("api/libraries.json"));
     let mut with_models = 0;
     for library in libraries["libraries"].as_array().unwrap() {
         let key = library["key"].as_str().unwrap();
-        let want = ids_of(models.iter().filter(|m| m.library.as_deref() == Some(key)));
-        if want.is_empty() {
+        let members: Vec<&Listed> = models.iter().filter(|m| m.library.as_deref() == Some(key)).collect();
+        if members.is_empty() {
             let html = fs::read_to_string(dist.join(format!("libraries/{key}/index.html"))).unwrap();
             assert!(html.contains("<p class=\"empty\">") && !html.contains("<tbody>"), "library {key} has no models");
             continue;
         }
         with_models += 1;
-        assert_eq!(walk_listing(dist, &format!("libraries/{key}/")).0, want, "library {key}");
+        indexes += check_ranked_listing(dist, &format!("libraries/{key}/"), &members);
     }
     assert!(with_models >= 5, "the corpus spreads over libraries");
+    assert!(indexes > 0, "the longest listings have index pages");
     // Namespaces: from the namespace index's pages, then each namespace's pages.
-    let mut listed_namespaces = Vec::new();
-    let mut next = Some(format!("{BASE_PATH}namespaces/"));
-    while let Some(path) = next {
-        let html = fs::read_to_string(file_of(dist, &path)).unwrap();
-        listed_namespaces.extend(row_ids(&html));
-        next = next_link(&html);
-    }
-    assert_eq!(listed_namespaces, namespaces.keys().map(|k| k.to_string()).collect::<Vec<_>>(), "every namespace once, by name");
+    let (listed_namespaces, _) = {
+        let (mut names, mut next) = (Vec::new(), Some(format!("{BASE_PATH}namespaces/")));
+        while let Some(path) = next {
+            let html = fs::read_to_string(file_of(dist, &path)).unwrap();
+            names.extend(row_ids(&html));
+            next = next_link(&html);
+        }
+        (names, ())
+    };
+    assert_eq!(listed_namespaces, namespaces.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>(), "every namespace once, by name");
     let mut seen = HashSet::new();
     for (namespace, want) in &namespaces {
         let (ids, _) = walk_listing(dist, &format!("{namespace}/"));
@@ -111,8 +160,8 @@ fn every_listing_page_covers_its_models_once_in_order() {
         seen.extend(ids);
     }
     assert_eq!(seen.len(), MODELS, "the namespaces' pages list every model once");
-    let busiest = namespaces.values().map(Vec::len).max().unwrap();
-    assert!(busiest > 5 * PAGE_SIZE, "a namespace long enough for jumps: {busiest}");
+    let busiest = namespaces.iter().map(|(_, ids)| ids.len()).max().unwrap();
+    assert!(busiest > 5 * PAGE_SIZE, "a namespace long enough for several pages: {busiest}");
 }
 
 #[test]
@@ -123,7 +172,7 @@ fn every_model_is_a_few_plain_links_from_the_home_page() {
     while let Some(file) = queue.pop_front() {
         let html = fs::read_to_string(&file).unwrap();
         for link in html.split("href=\"").skip(1).map(|s| &s[..s.find('"').unwrap()]) {
-            if !link.starts_with(BASE_PATH) || link.contains('?') || link.ends_with(".css") || link.ends_with(".ipynb") {
+            if !link.starts_with(BASE_PATH) || link.contains('?') || link.ends_with(".css") || link.ends_with(".ipynb") || link.ends_with(".json") {
                 continue;
             }
             let target = file_of(dist, link);
@@ -148,7 +197,9 @@ fn sitemaps_follow_the_protocol_and_list_every_page_once() {
     assert!(files.len() >= 10, "{} sitemap files", files.len());
     let mut urls = Vec::new();
     for (n, file) in files.iter().enumerate() {
-        assert_eq!(file, &format!("{BASE_URL}sitemaps/{}.xml", n + 1));
+        // Named by their first address (a hash of it), so none is renamed when a page is added before it.
+        let name = file.strip_prefix(&format!("{BASE_URL}sitemaps/")).and_then(|f| f.strip_suffix(".xml")).unwrap();
+        assert!(if n == 0 { name == "first" } else { name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit()) }, "{file}");
         let path = dist.join(file.strip_prefix(BASE_URL).unwrap());
         let xml = fs::read_to_string(&path).unwrap();
         assert!(xml.len() < 50 << 20 && xml.len() <= 2 << 20);
@@ -167,6 +218,9 @@ fn sitemaps_follow_the_protocol_and_list_every_page_once() {
     assert!(parsed.status.success(), "{}", String::from_utf8_lossy(&parsed.stderr));
     let unique: HashSet<&String> = urls.iter().collect();
     assert_eq!(unique.len(), urls.len(), "no URL twice");
+    let mut sorted = urls.clone();
+    sorted.sort();
+    assert_eq!(sorted, urls, "by address");
     assert!(urls.iter().all(|u| u.starts_with(BASE_URL) && u.ends_with('/')));
     // Exactly the site's pages: every index.html but the 404 page's.
     let pages: HashSet<String> = walkdir::WalkDir::new(dist)
@@ -197,46 +251,58 @@ fn no_file_passes_two_megabytes() {
     assert!(files > MODELS * 2);
 }
 
+/// The ids of a scope's search listing by name, following `next`, and the
+/// first page.
+fn read_names(dist: &Path, scope: &str) -> (Vec<String>, Value) {
+    let folder = dist.join(format!("search/{scope}/name"));
+    let first = json(&folder.join("first.json"));
+    let (mut ids, mut page) = (Vec::new(), Some(first.clone()));
+    while let Some(doc) = page {
+        let rows = doc["models"].as_array().unwrap();
+        assert!(!rows.is_empty() && rows.len() <= 3 * SEARCH_PAGE_SIZE, "{scope}");
+        ids.extend(rows.iter().map(|r| r[0].as_str().unwrap().to_owned()));
+        page = doc["next"].as_str().map(|next| json(&folder.join(next)));
+    }
+    (ids, first)
+}
+
+/// The ids of a scope's ranked search listing, page after page.
+fn read_ranked(dist: &Path, scope: &str, order: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for page in 1.. {
+        let path = dist.join(format!("search/{scope}/{order}/{page}.json"));
+        if !path.exists() {
+            break;
+        }
+        let doc = json(&path);
+        let rows = doc["models"].as_array().unwrap();
+        assert!(!rows.is_empty() && rows.len() <= SEARCH_PAGE_SIZE, "{}", path.display());
+        assert_eq!(doc["page"], page);
+        ids.extend(rows.iter().map(|r| r[0].as_str().unwrap().to_owned()));
+    }
+    ids
+}
+
 #[test]
 fn search_listings_and_api_pages_cover_their_models_in_order() {
     let Site { dist, models, .. } = site();
     let manifest = json(&dist.join("search/index.json"));
     assert_eq!(manifest["count"], MODELS);
     assert!(!fs::read_to_string(dist.join("search/index.json")).unwrap().contains(&models[0].id), "no model in the manifest");
-    let read_list = |scope: &str, order: &str| -> Vec<String> {
-        let mut ids = Vec::new();
-        for page in 1.. {
-            let path = dist.join(format!("search/{scope}/{order}/{page}.json"));
-            if !path.exists() {
-                break;
-            }
-            let doc = json(&path);
-            let rows = doc["models"].as_array().unwrap();
-            assert!(!rows.is_empty() && rows.len() <= SEARCH_PAGE_SIZE, "{}", path.display());
-            assert_eq!(doc["page"], page);
-            ids.extend(rows.iter().map(|r| r[0].as_str().unwrap().to_owned()));
-        }
-        ids
-    };
-    let by_likes = |ms: Vec<&Listed>| -> Vec<String> {
-        let mut ms = ms;
-        ms.sort_by(|a, b| b.likes.cmp(&a.likes));
-        ids_of(ms.into_iter().take(SORTED_MODELS))
-    };
-    let by_name = |ms: Vec<&Listed>| -> Vec<String> {
-        let mut ids = ids_of(ms.into_iter());
-        ids.sort_by(|a, b| a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()).then(a.cmp(b)));
-        ids.truncate(SORTED_MODELS);
-        ids
-    };
     let check = |scope: &str, of: &dyn Fn(&Listed) -> bool| {
         let members: Vec<&Listed> = models.iter().filter(|m| of(m)).collect();
-        assert_eq!(read_list(scope, "downloads"), ids_of(members.iter().copied()), "{scope}");
+        let (names, first) = read_names(dist, scope);
+        assert_eq!(names, ids_of(members.iter().copied()), "{scope} by name");
+        assert_eq!(first["count"], members.len(), "{scope}: its count on its first page");
+        let mut top = by_downloads(members.iter().copied());
+        top.truncate(RANKED_MODELS);
+        assert_eq!(read_ranked(dist, scope, "downloads"), top, "{scope} by downloads");
         if members.len() > SEARCH_PAGE_SIZE {
-            assert_eq!(read_list(scope, "likes"), by_likes(members.clone()), "{scope} by likes");
-            assert_eq!(read_list(scope, "name"), by_name(members.clone()), "{scope} by name");
+            let mut top = by_likes(members.iter().copied());
+            top.truncate(RANKED_MODELS);
+            assert_eq!(read_ranked(dist, scope, "likes"), top, "{scope} by likes");
         } else {
-            assert!(read_list(scope, "likes").is_empty(), "{scope}: one page is sorted by the island");
+            assert!(read_ranked(dist, scope, "likes").is_empty(), "{scope}: one page is sorted by the island");
         }
     };
     check("all", &|_| true);
@@ -244,12 +310,12 @@ fn search_listings_and_api_pages_cover_their_models_in_order() {
     let libraries: Vec<String> = manifest["libraries"].as_array().unwrap().iter().map(|t| t[0].as_str().unwrap().to_owned()).collect();
     for task in &tasks {
         check(&format!("task/{task}"), &|m| m.task.as_deref() == Some(task));
-        let api: Vec<String> = api_ids(dist, &format!("api/tasks/{task}/1.json"));
+        let api: Vec<String> = api_ids(dist, &format!("api/tasks/{task}/first.json"));
         assert_eq!(api, ids_of(models.iter().filter(|m| m.task.as_deref() == Some(task))), "api task {task}");
     }
     for library in &libraries {
         check(&format!("library/{library}"), &|m| m.library.as_deref() == Some(library));
-        let api: Vec<String> = api_ids(dist, &format!("api/libraries/{library}/1.json"));
+        let api: Vec<String> = api_ids(dist, &format!("api/libraries/{library}/first.json"));
         assert_eq!(api, ids_of(models.iter().filter(|m| m.library.as_deref() == Some(library))), "api library {library}");
     }
     for pair in manifest["pairs"].as_array().unwrap() {
@@ -258,9 +324,15 @@ fn search_listings_and_api_pages_cover_their_models_in_order() {
         assert_eq!(pair[2].as_u64().unwrap() as usize, models.iter().filter(|m| of(m)).count());
         check(&format!("task-library/{task}/{library}"), &of);
     }
+    // A namespace has its pages by name and its stats file, which the island sorts it by.
     let namespaces: HashSet<&str> = models.iter().map(Listed::namespace).collect();
     for namespace in namespaces {
-        check(&format!("namespace/{namespace}"), &|m| m.namespace() == namespace);
+        let scope = format!("namespace/{namespace}");
+        let (names, first) = read_names(dist, &scope);
+        assert_eq!(names, ids_of(models.iter().filter(|m| m.namespace() == namespace)), "{scope}");
+        let stats = first["stats"].as_str().unwrap();
+        assert!(json(&dist.join(stats))["namespaces"][namespace].is_object(), "{scope}: its stats file holds it");
+        assert!(!dist.join(format!("search/{scope}/downloads")).exists(), "{scope}: no ranked listing");
     }
 }
 
@@ -270,42 +342,99 @@ fn api_ids(dist: &Path, first: &str) -> Vec<String> {
     while let Some(path) = next {
         let doc = json(&file_of(dist, &path));
         let page: Vec<String> = doc["models"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_owned()).collect();
-        assert!(page.len() <= API_PAGE_SIZE);
+        assert!(!page.is_empty() && page.len() <= API_PAGE_SIZE);
         ids.extend(page);
         next = doc["next"].as_str().map(str::to_owned);
     }
     ids
 }
 
+#[test]
+fn the_stats_files_hold_every_models_figures() {
+    let Site { dist, models, .. } = site();
+    let files: Vec<PathBuf> = fs::read_dir(dist.join("stats")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_file()).collect();
+    assert!(files.len() <= STATS_FILES && files.len() > 1, "{} stats files", files.len());
+    let mut found: HashMap<String, (u64, u64)> = HashMap::new();
+    let mut split = 0;
+    for file in &files {
+        for (namespace, entry) in json(file)["namespaces"].as_object().unwrap() {
+            let mut take = |models: &serde_json::Map<String, Value>| {
+                for (name, counts) in models {
+                    let counts = (counts[0].as_u64().unwrap_or(0), counts[1].as_u64().unwrap_or(0));
+                    assert!(found.insert(format!("{namespace}/{name}"), counts).is_none(), "{namespace}/{name} twice");
+                }
+            };
+            match entry.get("pages") {
+                // A namespace with many models has files of its own, by name.
+                Some(pages) => {
+                    split += 1;
+                    let folder = file.with_extension("").join(namespace);
+                    for (n, page) in pages.as_array().unwrap().iter().enumerate() {
+                        let path = match page.as_str() {
+                            None => folder.join("first.json"),
+                            Some(name) => folder.join(format!("from/{name}.json")),
+                        };
+                        assert_eq!(page.is_null(), n == 0);
+                        take(json(&path)["models"].as_object().unwrap());
+                    }
+                }
+                None => take(entry.as_object().unwrap()),
+            }
+        }
+    }
+    assert!(split > 0, "the busiest namespaces have files of their own");
+    assert_eq!(found.len(), MODELS);
+    for m in models {
+        assert_eq!(found[&m.id], (m.downloads, m.likes), "{}", m.id);
+    }
+}
+
+/// The hops a node lists: each prefix and whether it is a node (its file a top).
+fn hops_of(list: &Value) -> Vec<(String, bool)> {
+    list.as_array().unwrap().iter().map(|h| (h[0].as_str().unwrap().to_owned(), h[1].as_bool().unwrap())).collect()
+}
+
 /// Walks the word trie from the manifest's roots as the island does: the
-/// shard that answers `word`, and whether its prefix is the word's own.
-fn find_shard(dist: &Path, roots: &[String], word: &str, cache: &mut HashMap<String, Value>) -> Option<(Value, bool)> {
+/// node that answers `word`, and whether its prefix is the word's own.
+fn find_shard(dist: &Path, roots: &[(String, bool)], word: &str, cache: &mut HashMap<String, Value>) -> Option<(Value, bool)> {
     let mut hops = roots.to_vec();
     loop {
-        let next = hops.iter().find(|p| p.starts_with(word) || word.starts_with(p.as_str()))?.clone();
-        let shard = cache
-            .entry(next.clone())
-            .or_insert_with(|| json(&dist.join(format!("search/words/{}/{next}.json", &next[..1]))))
-            .clone();
+        let (next, node) = hops.iter().find(|(p, _)| p.starts_with(word) || word.starts_with(p.as_str()))?.clone();
+        let kind = if node { "top" } else { "words" };
+        let shard = cache.entry(next.clone()).or_insert_with(|| json(&dist.join(format!("search/{kind}/{}/{next}.json", &next[..1])))).clone();
         assert_eq!(shard["prefix"], next.as_str());
+        assert_eq!(shard["complete"], !node, "{next}: a leaf's file is a word file, a node's a top");
         if word.len() <= next.len() {
             return Some((shard, true));
         }
         if shard["complete"] == true {
             return Some((shard, false));
         }
-        hops = shard["children"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_owned()).collect();
+        hops = hops_of(&shard["children"]);
         if hops.is_empty() {
             return None;
         }
     }
 }
 
+/// The words of a word file's or top's row: its id's, then those it names.
+fn row_words(row: &Value, strings: &[&str], at: usize) -> Vec<String> {
+    let id = row[0].as_str().unwrap();
+    let mut words: Vec<String> = Vec::new();
+    for w in id.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_ascii_lowercase()) {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    words.extend(row[at].as_array().unwrap().iter().map(|i| strings[i.as_u64().unwrap() as usize].to_owned()));
+    words
+}
+
 #[test]
 fn every_word_prefix_finds_its_models_through_the_shards() {
     let Site { dist, models, .. } = site();
     let manifest = json(&dist.join("search/index.json"));
-    let roots: Vec<String> = manifest["roots"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_owned()).collect();
+    let roots = hops_of(&manifest["roots"]);
     let words: Vec<Vec<String>> = models.iter().map(Listed::words).collect();
     let mut prefixes: Vec<String> = words.iter().flatten().flat_map(|w| (1..=w.len()).map(|n| w[..n].to_owned())).collect();
     prefixes.extend(["zzzz", "q9x", "llamaz"].map(String::from));
@@ -314,43 +443,51 @@ fn every_word_prefix_finds_its_models_through_the_shards() {
     let mut cache = HashMap::new();
     let (mut capped, mut exact_complete) = (0, 0);
     for prefix in &prefixes {
-        let want: Vec<&str> = models.iter().zip(&words).filter(|(_, ws)| ws.iter().any(|w| w.starts_with(prefix.as_str()))).map(|(m, _)| m.id.as_str()).collect();
+        let matching: Vec<&Listed> = models.iter().zip(&words).filter(|(_, ws)| ws.iter().any(|w| w.starts_with(prefix.as_str()))).map(|(m, _)| m).collect();
+        let want = ids_of(matching.iter().copied());
         let Some((shard, exact)) = find_shard(dist, &roots, prefix, &mut cache) else {
             assert!(want.is_empty(), "{prefix}: no shard, but {} models match", want.len());
             continue;
         };
-        let listed: Vec<&str> = shard["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap()).collect();
-        assert!(listed.len() <= SHARD_MODELS, "{prefix}");
-        if exact {
-            assert_eq!(shard["count"], want.len(), "{prefix}");
-            assert_eq!(listed, want[..want.len().min(SHARD_MODELS)], "{prefix}: the most downloaded, in order");
-            assert_eq!(shard["complete"], want.len() <= SHARD_MODELS, "{prefix}");
-            if want.len() > SHARD_MODELS {
-                capped += 1;
-            } else {
+        if shard["complete"] == true {
+            // A leaf: every match, by name, without figures.
+            let listed: Vec<&str> = shard["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap()).collect();
+            assert!(listed.len() <= SHARD_MODELS, "{prefix}");
+            if exact {
+                assert_eq!(listed, want, "{prefix}: every match, by name");
                 exact_complete += 1;
+            } else {
+                assert!(want.iter().all(|id| listed.contains(&id.as_str())), "{prefix}: a leaf above it lists every match");
             }
-        } else {
-            assert!(want.iter().all(|id| listed.contains(id)), "{prefix}: a complete shard above it lists every match");
+            continue;
         }
+        assert!(exact, "{prefix}: a node that is not a leaf answers only its own prefix");
+        let about = shard["about"].as_u64().unwrap() as f64;
+        assert!((about - want.len() as f64).abs() <= want.len() as f64 * 0.05 + 0.5, "{prefix}: about {about} of {}", want.len());
+        let listed: Vec<String> = shard["models"].as_array().unwrap().iter().map(|m| m[0].as_str().unwrap().to_owned()).collect();
+        let most = by_downloads(matching.iter().copied());
+        assert_eq!(listed, most[..most.len().min(SHARD_MODELS)], "{prefix}: the most downloaded, in order");
+        capped += 1;
     }
     assert!(capped > 20 && exact_complete > 20, "{capped} capped, {exact_complete} complete");
-    // Every shard file was reached, and each lists its models' other words.
-    let files = walkdir::WalkDir::new(dist.join("search/words")).into_iter().filter(|e| e.as_ref().unwrap().file_type().is_file()).count();
-    assert_eq!(files, cache.len(), "no shard is out of the walk's reach");
+    // Every word file and top was reached, and each row names its model's other words.
+    let count = |folder: &str| walkdir::WalkDir::new(dist.join(folder)).into_iter().filter(|e| e.as_ref().unwrap().file_type().is_file()).count();
+    assert_eq!(count("search/words") + count("search/top"), cache.len(), "no file of the trie is out of the walk's reach");
     let by_id: HashMap<&str, &Vec<String>> = models.iter().map(|m| m.id.as_str()).zip(&words).collect();
-    for shard in cache.values() {
+    for shard in cache.values().filter(|s| s["complete"] == true) {
         let strings: Vec<&str> = shard["strings"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
         for row in shard["models"].as_array().unwrap() {
+            assert_eq!(&row_words(row, &strings, 3), by_id[row[0].as_str().unwrap()], "{} in {}", row[0], shard["prefix"]);
+        }
+    }
+    for entry in walkdir::WalkDir::new(dist.join("search/top")).into_iter().map(|e| e.unwrap()).filter(|e| e.file_type().is_file()) {
+        let top = json(entry.path());
+        let strings: Vec<&str> = top["strings"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+        for row in top["models"].as_array().unwrap() {
             let id = row[0].as_str().unwrap();
-            let mut words: Vec<String> = Vec::new();
-            for w in id.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_ascii_lowercase()) {
-                if !words.contains(&w) {
-                    words.push(w);
-                }
-            }
-            words.extend(row[5].as_array().unwrap().iter().map(|i| strings[i.as_u64().unwrap() as usize].to_owned()));
-            assert_eq!(&words, by_id[id], "{id} in {}", shard["prefix"]);
+            assert_eq!(&row_words(row, &strings, 5), by_id[id], "{id} in {}", top["prefix"]);
+            let model = models.iter().find(|m| m.id == id).unwrap();
+            assert_eq!((row[1].as_u64().unwrap(), row[2].as_u64().unwrap()), (model.downloads, model.likes), "{id}: its figures");
         }
     }
 }

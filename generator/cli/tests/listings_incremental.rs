@@ -26,15 +26,31 @@ fn files(dist: &Path) -> BTreeMap<String, (u64, String)> {
         .collect()
 }
 
+/// The stats file of `model`'s namespace in the site `dist`: the one that names it.
+fn stats_file_of(dist: &Path, model: &Listed) -> String {
+    for entry in fs::read_dir(dist.join("stats")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let doc: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+            if doc["namespaces"].get(model.namespace()).is_some() {
+                return format!("stats/{}", path.file_name().unwrap().to_str().unwrap());
+            }
+        }
+    }
+    panic!("no stats file names {}", model.namespace())
+}
+
 /// Whether `path` (a file of the site) is one that may change when `model`
 /// changes: its own files, the listings of its task, library and namespace,
 /// the indexes and counts, the listing of all models, sitemaps (on an add or
-/// a removal), and the shards of prefixes of its words.
-fn may_list(path: &str, model: &Listed) -> bool {
+/// a removal), its stats file (`stats`), and the word files and tops of
+/// prefixes of its words.
+fn may_list(path: &str, model: &Listed, stats: &str) -> bool {
     let task = model.task.as_deref().unwrap_or("\u{0}");
     let library = model.library.as_deref().unwrap_or("\u{0}");
     let ns = model.namespace();
-    if let Some(prefix) = path.strip_prefix("search/words/").and_then(|p| p.split_once('/')).map(|(_, f)| f.trim_end_matches(".json")) {
+    let word_file = path.strip_prefix("search/words/").or_else(|| path.strip_prefix("search/top/"));
+    if let Some(prefix) = word_file.and_then(|p| p.split_once('/')).map(|(_, f)| f.trim_end_matches(".json")) {
         return model.words().iter().any(|w| w.starts_with(prefix));
     }
     let owned = [
@@ -49,11 +65,12 @@ fn may_list(path: &str, model: &Listed) -> bool {
         format!("search/library/{library}/"),
         format!("search/task-library/{task}/{library}/"),
         format!("search/namespace/{ns}/"),
+        format!("{}/", stats.trim_end_matches(".json")),
         "search/all/".into(),
         "namespaces/".into(),
         "sitemap".into(),
     ];
-    let indexes = ["index.html", "tasks/index.html", "libraries/index.html", "api/tasks.json", "api/libraries.json", "search/index.json"];
+    let indexes = ["index.html", "tasks/index.html", "libraries/index.html", "api/tasks.json", "api/libraries.json", "search/index.json", stats];
     owned.iter().any(|p| path.starts_with(p.as_str())) || indexes.contains(&path)
 }
 
@@ -62,6 +79,7 @@ fn may_list(path: &str, model: &Listed) -> bool {
 fn rebuild_and_check(tmp: &Path, models: &Path, config: &Path, model: &Listed, what: &str) -> Vec<String> {
     let dist = tmp.join("dist");
     let before = files(&dist);
+    let stats = stats_file_of(&dist, model);
     let run = build_listings(models, &dist, config, false);
     assert_eq!(run.code, 0, "{what}: {}", run.stderr);
     let after = files(&dist);
@@ -71,27 +89,33 @@ fn rebuild_and_check(tmp: &Path, models: &Path, config: &Path, model: &Listed, w
     let own = |p: &str| p.starts_with(&format!("{}/", model.id)) || p == format!("api/models/{}.json", model.id);
     for (path, (inode, hash)) in after.iter().filter(|(p, _)| !own(p)) {
         let Some((old_inode, old_hash)) = before.get(path) else {
-            assert!(may_list(path, model), "{what}: new file {path} does not list {}", model.id);
+            assert!(may_list(path, model, &stats), "{what}: new file {path} does not list {}", model.id);
             changed.push(path.clone());
             continue;
         };
         assert_eq!(inode != old_inode, hash != old_hash, "{what}: {path} was {} but its bytes {}", if inode != old_inode { "rewritten" } else { "kept" }, if hash != old_hash { "changed" } else { "did not" });
         if hash != old_hash {
-            assert!(may_list(path, model), "{what}: {path} changed but does not list {}", model.id);
+            assert!(may_list(path, model, &stats), "{what}: {path} changed but does not list {}", model.id);
             changed.push(path.clone());
         }
     }
     for path in before.keys().filter(|p| !after.contains_key(*p)) {
-        assert!(may_list(path, model), "{what}: {path} removed but did not list {}", model.id);
+        assert!(may_list(path, model, &stats), "{what}: {path} removed but did not list {}", model.id);
+        changed.push(path.clone());
     }
     let full = tmp.join("full");
     let run = build_listings(models, &full, config, true);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let (incremental, full_site) = (snapshot(&dist), snapshot(&full));
-    let differ: Vec<&String> = incremental.keys().chain(full_site.keys()).filter(|p| incremental.get(*p) != full_site.get(*p)).collect();
-    assert!(differ.is_empty(), "{what}: the incremental build differs from a full one in {differ:?}");
+    assert_same_sites(&dist, &full, what);
     fs::remove_dir_all(&full).unwrap();
     changed
+}
+
+/// Checks that the sites `a` and `b` hold the same files, byte for byte.
+fn assert_same_sites(a: &Path, b: &Path, what: &str) {
+    let (a, b) = (snapshot(a), snapshot(b));
+    let differ: Vec<&String> = a.keys().chain(b.keys()).filter(|p| a.get(*p) != b.get(*p)).collect();
+    assert!(differ.is_empty(), "{what}: the incremental build differs from a full one in {differ:?}");
 }
 
 #[cfg(unix)]
@@ -102,10 +126,10 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
     synth_minimal(&models, 300);
     let config = tmp.path().join("site.toml");
     write_listing_config(&config);
-    let run = build_listings(&models, &tmp.path().join("dist"), &config, false);
+    let dist = tmp.path().join("dist");
+    let run = build_listings(&models, &dist, &config, false);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let listed = listed_models(&models);
-    let total = files(&tmp.path().join("dist")).len();
 
     // A card: the model's page changes, no listing does.
     let model = listed[40].clone();
@@ -113,18 +137,31 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
     let changed = rebuild_and_check(tmp.path(), &models, &config, &model, "a card added");
     assert!(changed.is_empty(), "a card changes no listing: {changed:?}");
 
-    // Downloads: the model moves up its listings.
-    let model = listed[150].clone();
+    // Downloads: the model moves up the ranked files; no page of its own,
+    // no page by name and no word file changes.
+    let model = by_downloads(&listed)[150].clone();
+    let model = listed.iter().find(|m| m.id == model).unwrap().clone();
+    let page = inode(&dist.join(&model.id).join("index.html"));
+    // Only the figure changes, as a sync job rewrites it: the rest of the
+    // record keeps its bytes.
     let path = models.join(&model.id).join("model.json");
-    let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
-    record["downloads"] = (listed[20].downloads + 1).into();
-    fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    let was = format!("\"downloads\": {},", model.downloads);
+    assert!(text.contains(&was), "{text}");
+    fs::write(&path, text.replace(&was, &format!("\"downloads\": {},", by_downloads_counts(&listed)[2] + 1))).unwrap();
     let changed = rebuild_and_check(tmp.path(), &models, &config, &model, "downloads changed");
-    assert!(changed.iter().any(|p| p.starts_with("search/words/")), "{changed:?}");
-    assert!(changed.iter().any(|p| p.starts_with(&format!("{}/", model.namespace()))), "{changed:?}");
-    assert!(changed.len() < total / 10, "{} of {total} files", changed.len());
+    assert_eq!(inode(&dist.join(&model.id).join("index.html")), page, "the model's page stays as it is");
+    // Its namespace's stats file, or (a namespace with many models) one of its own.
+    let stats = stats_file_of(&dist, &model);
+    let own_stats = format!("{}/{}/", stats.trim_end_matches(".json"), model.namespace());
+    assert!(changed.iter().any(|p| *p == stats || p.starts_with(&own_stats)), "its stats file changes: {changed:?}");
+    assert!(changed.iter().any(|p| p.starts_with("search/top/")), "{changed:?}");
+    assert!(changed.contains(&"index.html".to_owned()), "it joins the home page's most downloaded: {changed:?}");
+    let stable = |p: &&String| p.starts_with("search/words/") || p.contains("/name/") || p.starts_with("sitemap") || p.starts_with(&format!("{}/", model.namespace()));
+    assert!(!changed.iter().any(|p| stable(&p)), "files by name stay as they are: {changed:?}");
 
-    // A model added, then removed again.
+    // A model added, then removed again: a few files of each of its
+    // listings, not every page after it.
     let added = Listed { id: format!("{}-added", listed[7].id), ..listed[7].clone() };
     copy_tree(&models.join(&listed[7].id), &models.join(&added.id));
     let path = models.join(&added.id).join("model.json");
@@ -133,6 +170,87 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
     fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
     let changed = rebuild_and_check(tmp.path(), &models, &config, &added, "a model added");
     assert!(changed.iter().any(|p| p.starts_with("sitemaps/")), "{changed:?}");
+    assert!(changed.len() <= 100, "{} files: {changed:?}", changed.len());
     fs::remove_dir_all(models.join(&added.id)).unwrap();
-    rebuild_and_check(tmp.path(), &models, &config, &added, "a model removed");
+    let changed = rebuild_and_check(tmp.path(), &models, &config, &added, "a model removed");
+    assert!(changed.len() <= 100, "{} files: {changed:?}", changed.len());
+}
+
+/// The downloads of `models`, highest first.
+fn by_downloads_counts(models: &[Listed]) -> Vec<u64> {
+    let mut counts: Vec<u64> = models.iter().map(|m| m.downloads).collect();
+    counts.sort_by(|a, b| b.cmp(a));
+    counts
+}
+
+/// A day of hub changes (`synth --day`: every model's downloads moved, a
+/// tenth of its likes, a model in a thousand added or edited, fewer
+/// removed) renders only the models added or edited, rewrites only files
+/// that show figures or list those models, and ends with the site a full
+/// build makes, byte for byte, day after day.
+#[cfg(unix)]
+#[test]
+fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    let count = 3000;
+    synth_minimal(&models, count);
+    let dist = tmp.path().join("dist");
+    // Listings cut small, so that a listing shifting after an added model
+    // would show as many more files than the bound below.
+    let config = tmp.path().join("site.toml");
+    write_listing_config(&config);
+    let run = build_listings(&models, &dist, &config, false);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for day in 1..=2 {
+        let before = files(&dist);
+        let out = modelpages().args(["synth", "--minimal", "--count", &count.to_string(), "--day", &day.to_string(), "--out"]).arg(&models).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        let run = build_listings(&models, &dist, &config, false);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        // Only the models added or whose cards were edited are rendered.
+        let rendered: usize = run.stderr.split(" rendered").next().unwrap().rsplit('(').next().unwrap().parse().unwrap();
+        let number = |word: &str| -> usize { said.split(&format!(" {word}")).next().unwrap().rsplit(' ').next().unwrap().parse().unwrap() };
+        assert_eq!(rendered, number("cards edited") + number("added"), "day {day}: {said} / {}", run.stderr);
+        let after = files(&dist);
+        let changed: Vec<&String> = after.keys().filter(|p| before.get(*p).map(|b| &b.1) != Some(&after[*p].1)).collect();
+        let pages = changed.iter().filter(|p| p.ends_with("/index.html") && !p.starts_with("tasks/") && !p.starts_with("libraries/")).count();
+        assert!(pages <= rendered * 3 + 40, "day {day}: {pages} pages changed: {changed:?}");
+        assert!(changed.iter().all(|p| !p.starts_with("api/models/") || rendered > 0), "day {day}");
+        assert!(changed.len() * 100 <= after.len() * 25, "day {day}: {} of {} files changed", changed.len(), after.len());
+        let full = tmp.path().join("full");
+        let run = build_listings(&models, &full, &config, true);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_same_sites(&dist, &full, &format!("day {day}"));
+        fs::remove_dir_all(&full).unwrap();
+    }
+
+    // The day after, one model added, named as a sync job names it: its own
+    // files and the few listing files around it change, whatever the
+    // listings' lengths, and the site is still the full build's.
+    let listed = listed_models(&models);
+    let source = &listed[listed.len() / 2];
+    let added = format!("{}-added", source.id);
+    copy_tree(&models.join(&source.id), &models.join(&added));
+    let path = models.join(&added).join("model.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    record["id"] = added.clone().into();
+    fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    let changed_list = tmp.path().join("changed.txt");
+    fs::write(&changed_list, format!("{added}\n")).unwrap();
+    let before = files(&dist);
+    let extra: [&std::ffi::OsStr; 4] = ["--config".as_ref(), config.as_os_str(), "--changed".as_ref(), changed_list.as_os_str()];
+    let run = build_with(&extra, &models, &dist, &site_src());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let after = files(&dist);
+    // Files written, rewritten or removed.
+    let changed: std::collections::BTreeSet<&String> =
+        after.keys().chain(before.keys()).filter(|p| before.get(*p).map(|b| &b.1) != after.get(*p).map(|a| &a.1)).collect();
+    assert!(changed.contains(&format!("{added}/index.html")), "the added model has its page: {changed:?}");
+    assert!(changed.len() <= 100, "one model added changed {} files: {changed:?}", changed.len());
+    let full = tmp.path().join("full");
+    let run = build_listings(&models, &full, &config, true);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_same_sites(&dist, &full, "one model added with --changed");
 }

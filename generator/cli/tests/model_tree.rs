@@ -61,21 +61,31 @@ fn incremental_builds_keep_bases_and_derivatives_right() {
     assert!(page(&dist, "x/ft-a").contains(&format!("class=\"tree-base\" href=\"/{BASE}/\"")), "the derivative links its base");
     let unrelated = inode(&dist.join("other/unrelated/index.html"));
 
-    // A new, more downloaded derivative: the base lists it first.
-    derivative(&models, "y/ft-b", "finetune", 50, "");
+    // A new derivative of a higher popularity class (a decade more
+    // downloads): the base lists it first.
+    derivative(&models, "y/ft-b", "finetune", 500, "");
     build_and_compare(tmp.path(), &models, "derivative added");
     assert_eq!(derivatives_on(&page(&dist, BASE)), ["y/ft-b", "x/ft-a"]);
     assert_eq!(inode(&dist.join("other/unrelated/index.html")), unrelated, "a model outside the tree is not rendered again");
 
-    // Downloads change the order; a new relation adds a group.
-    derivative(&models, "x/ft-a", "finetune", 99, "");
+    // Downloads moving within their decade change no page: the base ranks
+    // its derivatives by class, and no page shows a model's own figures.
+    let base = inode(&dist.join(BASE).join("index.html"));
+    let derivative_page = inode(&dist.join("x/ft-a/index.html"));
+    derivative(&models, "x/ft-a", "finetune", 97, "");
+    build_and_compare(tmp.path(), &models, "derivative downloads moved");
+    assert_eq!(inode(&dist.join(BASE).join("index.html")), base, "the base's page is not rendered again");
+    assert_eq!(inode(&dist.join("x/ft-a/index.html")), derivative_page, "nor the derivative's");
+
+    // Downloads crossing a decade change the order; a new relation adds a group.
+    derivative(&models, "x/ft-a", "finetune", 9999, "");
     derivative(&models, "z/q", "quantized", 1, "");
     build_and_compare(tmp.path(), &models, "derivative changed");
     assert_eq!(derivatives_on(&page(&dist, BASE)), ["x/ft-a", "y/ft-b", "z/q"]);
     assert!(page(&dist, BASE).contains(">1 quantized model</h3>"));
 
     // Hidden: built, but in no list.
-    derivative(&models, "y/ft-b", "finetune", 50, r#", "hidden": true"#);
+    derivative(&models, "y/ft-b", "finetune", 500, r#", "hidden": true"#);
     build_and_compare(tmp.path(), &models, "derivative hidden");
     assert_eq!(derivatives_on(&page(&dist, BASE)), ["x/ft-a", "z/q"]);
     assert!(dist.join("y/ft-b/index.html").exists());
@@ -112,7 +122,7 @@ fn a_base_with_many_derivatives_links_a_page_of_them_all() {
     let models = tmp.path().join("models");
     write(&models, &format!("{BASE}/model.json"), &record(BASE, 1000, ""));
     for i in 0..7 {
-        derivative(&models, &format!("d/ft-{i}"), "finetune", i, "");
+        derivative(&models, &format!("d/ft-{i}"), "finetune", 10u64.pow(i), "");
     }
     build_and_compare(tmp.path(), &models, "many derivatives");
     let dist = tmp.path().join("dist");

@@ -6,6 +6,7 @@
 
 mod card;
 mod card_meta;
+mod counts;
 pub mod hub_fields;
 mod id;
 mod load;
@@ -15,6 +16,7 @@ mod yaml_fields;
 
 pub use card::{FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use card_meta::{merge_front_matter, scalar_text, AccessRequest, CardMeta};
+pub use counts::{split_counts, stable_bytes, CountsSplit};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{
     discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,

@@ -1,47 +1,60 @@
 //! The pages that list models: the home page, the task, library and
-//! namespace listings (each cut into numbered pages) and the indexes of
-//! tasks, libraries and namespaces.
+//! namespace listings and the indexes of tasks, libraries and namespaces.
 //!
-//! A listing page gets only what it shows: its rows, its place among the
-//! listing's pages, and the listing's model count on its first page alone.
-//! The build decides from these values whether a page changed (see the site
-//! crate's `listings`), so a template can use anything it is given.
+//! A listing is cut by name into pages at content-defined boundaries (the
+//! site crate's `listings::keyed`), so adding a model changes one page of it,
+//! not every page after it. A task's or library's front page shows its most
+//! downloaded models, with their downloads, and links its pages by name; a
+//! namespace's front page is its first page by name. Pages by name show no
+//! downloads: those move every day, and the pages would move with them.
+//!
+//! A listing page gets only what it shows: its rows, its links, and the
+//! listing's model count on its front page alone. The build decides from
+//! these values whether a page changed (see the site crate's `listings`),
+//! so a template can use anything it is given.
 
 use serde::Serialize;
 
 use crate::pages::{LibraryLink, ModelSummary, SiteInfo, TaskLink};
 use crate::templates::{TemplateError, Templates};
 
-/// Where a listing page stands among its listing's pages, and its links.
+/// A link to a page by name (or an index page): where it is, and the first
+/// and last entries it holds, which label it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Pager {
-    /// 1-based.
-    pub page: usize,
-    pub pages: usize,
-    pub previous: Option<String>,
-    pub next: Option<String>,
-    /// The pages linked, in order (the current one included).
-    pub links: Vec<PagerLink>,
+pub struct PageLink {
+    pub url: String,
+    pub first: String,
+    pub last: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PagerLink {
-    pub number: usize,
-    pub url: String,
-    pub current: bool,
-    /// Pages are left out between this link and the one before.
-    pub gap_before: bool,
+/// A page's links to its neighbours and to the page that lists it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Pager {
+    pub previous: Option<String>,
+    pub next: Option<String>,
+    /// The index page, or the front page, that links this one.
+    pub up: Option<PageLink>,
 }
 
 /// One page of a listing of models.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ModelListingPage<'a> {
-    /// This page's rows, most downloaded first.
+    /// The listing's most downloaded models, with their downloads: on a
+    /// task's or library's front page only.
+    pub top: &'a [&'a ModelSummary],
+    /// This page's models, by name.
     pub models: &'a [&'a ModelSummary],
-    /// How many models the whole listing has: on its first page only, since
+    /// The pages by name (or the index pages) this page links.
+    pub pages: &'a [PageLink],
+    /// How many models the whole listing has: on its front page only, since
     /// a count on every page would change them all whenever a model is added.
     pub model_count: Option<usize>,
     pub pager: &'a Pager,
+    /// What the page holds when it is not the front page: "from a/b".
+    pub part: Option<&'a str>,
+    /// The stats file of a namespace's models, on its pages: an island
+    /// shows their downloads and likes from it and sorts by them.
+    pub stats: Option<&'a str>,
 }
 
 /// One row of the task listing.
@@ -69,12 +82,11 @@ pub struct NamespaceListing {
     pub model_count: usize,
 }
 
-/// The title of page `pager.page` of a listing called `name`.
-fn listing_title(name: &str, pager: &Pager) -> String {
-    if pager.page == 1 {
-        name.to_owned()
-    } else {
-        format!("{name} · page {}", pager.page)
+/// The title of a page of a listing called `name`.
+fn listing_title(name: &str, part: Option<&str>) -> String {
+    match part {
+        None => name.to_owned(),
+        Some(part) => format!("{name} · {part}"),
     }
 }
 
@@ -90,11 +102,8 @@ pub fn render_library_page(
     library: &LibraryLink,
     page: &ModelListingPage<'_>,
 ) -> Result<String, TemplateError> {
-    let title = listing_title(&library.label, page.pager);
-    templates.render(
-        "library.html",
-        minijinja::context! { site, library, models => page.models, model_count => page.model_count, pager => page.pager, page_title => title },
-    )
+    let title = listing_title(&library.label, page.part);
+    templates.render("library.html", minijinja::context! { site, library, listing => page, page_title => title })
 }
 
 /// Renders `tasks/index.html`: every task that has models.
@@ -109,11 +118,8 @@ pub fn render_task_page(
     task: &TaskLink,
     page: &ModelListingPage<'_>,
 ) -> Result<String, TemplateError> {
-    let title = listing_title(&task.name, page.pager);
-    templates.render(
-        "task.html",
-        minijinja::context! { site, task, models => page.models, model_count => page.model_count, pager => page.pager, page_title => title },
-    )
+    let title = listing_title(&task.name, page.part);
+    templates.render("task.html", minijinja::context! { site, task, listing => page, page_title => title })
 }
 
 /// Renders a page of `<namespace>/`: an author's or organisation's models.
@@ -123,24 +129,25 @@ pub fn render_namespace_page(
     namespace: &str,
     page: &ModelListingPage<'_>,
 ) -> Result<String, TemplateError> {
-    let title = listing_title(namespace, page.pager);
-    templates.render(
-        "namespace.html",
-        minijinja::context! { site, namespace, models => page.models, model_count => page.model_count, pager => page.pager, page_title => title },
-    )
+    let title = listing_title(namespace, page.part);
+    templates.render("namespace.html", minijinja::context! { site, namespace, listing => page, page_title => title })
 }
 
-/// Renders a page of `namespaces/`: namespaces by name with their model
-/// counts; `namespace_count` on the first page only.
-pub fn render_namespaces_page(
-    templates: &Templates,
-    site: &SiteInfo,
-    namespaces: &[NamespaceListing],
-    namespace_count: Option<usize>,
-    pager: &Pager,
-) -> Result<String, TemplateError> {
-    let title = listing_title("Namespaces", pager);
-    templates.render("namespaces.html", minijinja::context! { site, namespaces, namespace_count, pager, page_title => title })
+/// One page of the namespace index.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct NamespacesPage<'a> {
+    pub namespaces: &'a [NamespaceListing],
+    pub pages: &'a [PageLink],
+    /// How many namespaces there are: on the front page only.
+    pub namespace_count: Option<usize>,
+    pub pager: &'a Pager,
+    pub part: Option<&'a str>,
+}
+
+/// Renders a page of `namespaces/`: namespaces by name with their model counts.
+pub fn render_namespaces_page(templates: &Templates, site: &SiteInfo, page: &NamespacesPage<'_>) -> Result<String, TemplateError> {
+    let title = listing_title("Namespaces", page.part);
+    templates.render("namespaces.html", minijinja::context! { site, listing => page, page_title => title })
 }
 
 /// Renders the home page: the most downloaded models (what visitors see

@@ -166,6 +166,10 @@ pub struct ModelPage<'a> {
     pub tree: &'a TreeBlock,
     /// The hub the model lives on (links to it and its files).
     pub hub_url: &'a str,
+    /// The site's stats file holding the model's downloads and likes: the
+    /// page shows them from it (the counts island), never from the record,
+    /// so that figures moving do not change the page.
+    pub stats_url: String,
 }
 
 #[derive(Serialize)]
@@ -179,8 +183,7 @@ struct ModelView<'a> {
     library_name: Option<&'a str>,
     library: Option<&'a LibraryLink>,
     tags: &'a [String],
-    downloads: Option<u64>,
-    likes: Option<u64>,
+    stats_url: &'a str,
     last_modified: Option<&'a str>,
     /// Sanitised card HTML, marked safe so the template does not escape it again.
     card_html: Option<Value>,
@@ -350,8 +353,7 @@ pub fn render_model_page(
         library_name: record.library(),
         library: page.library.as_ref(),
         tags: &record.tags,
-        downloads: record.downloads,
-        likes: record.likes,
+        stats_url: &page.stats_url,
         last_modified: record.last_modified.as_deref(),
         card_html,
         toc: card_contents(&card_headings),

@@ -135,7 +135,9 @@ fn valid_bases<'r>(record: &ModelRecord, mut said: Vec<(&'r str, Option<Relation
 /// One model as the tree sees it.
 pub struct TreeMember<'a> {
     pub id: &'a str,
-    pub downloads: u64,
+    /// Its popularity class (see `popularity_class`): derivatives are ranked
+    /// by it, not by downloads, which move every day.
+    pub popularity: u8,
     pub bases: &'a [BaseRef],
     /// Hidden models are in no other model's list.
     pub listed: bool,
@@ -154,10 +156,10 @@ pub struct BaseInBlock {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Derivative {
     pub id: String,
-    pub downloads: u64,
+    pub popularity: u8,
 }
 
-/// A base's derivatives of one relation, most downloaded first.
+/// A base's derivatives of one relation, most popular first (by class, then id).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DerivativeGroup {
     pub relation: Relation,
@@ -196,14 +198,14 @@ impl TreeIndex {
         for member in members.iter().filter(|m| m.listed) {
             for base in member.bases {
                 let groups = index.derivatives.entry(base.id.clone()).or_default();
-                groups.entry(base.relation).or_default().push(Derivative { id: member.id.to_owned(), downloads: member.downloads });
+                groups.entry(base.relation).or_default().push(Derivative { id: member.id.to_owned(), popularity: member.popularity });
             }
         }
         let named: HashSet<&str> = members.iter().flat_map(|m| m.bases.iter().map(|b| b.id.as_str())).collect();
         index.present = members.iter().filter(|m| m.listed && named.contains(m.id)).map(|m| m.id.to_owned()).collect();
         for groups in index.derivatives.values_mut() {
             for models in groups.values_mut() {
-                models.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+                models.sort_by(|a, b| b.popularity.cmp(&a.popularity).then_with(|| a.id.cmp(&b.id)));
             }
         }
         index
@@ -293,17 +295,17 @@ mod tests {
     }
 
     #[test]
-    fn a_base_lists_its_derivatives_by_relation_most_downloaded_first() {
+    fn a_base_lists_its_derivatives_by_relation_most_popular_first() {
         let ft = |id: &str| vec![BaseRef { id: id.into(), relation: Relation::Finetune }];
         let q = vec![BaseRef { id: "org/base".into(), relation: Relation::Quantized }];
         let (a, b, c, d) = (ft("org/base"), ft("org/base"), ft("org/base"), ft("elsewhere/base"));
         let members = [
-            TreeMember { id: "org/base", downloads: 1000, bases: &[], listed: true },
-            TreeMember { id: "x/a", downloads: 5, bases: &a, listed: true },
-            TreeMember { id: "x/b", downloads: 50, bases: &b, listed: true },
-            TreeMember { id: "x/hidden", downloads: 500, bases: &c, listed: false },
-            TreeMember { id: "x/q", downloads: 1, bases: &q, listed: true },
-            TreeMember { id: "x/d", downloads: 1, bases: &d, listed: true },
+            TreeMember { id: "org/base", popularity: 4, bases: &[], listed: true },
+            TreeMember { id: "x/a", popularity: 1, bases: &a, listed: true },
+            TreeMember { id: "x/b", popularity: 2, bases: &b, listed: true },
+            TreeMember { id: "x/hidden", popularity: 3, bases: &c, listed: false },
+            TreeMember { id: "x/q", popularity: 1, bases: &q, listed: true },
+            TreeMember { id: "x/d", popularity: 1, bases: &d, listed: true },
         ];
         let index = TreeIndex::build(&members);
         let base = index.block("org/base", &[]);
@@ -320,8 +322,8 @@ mod tests {
     fn a_hidden_base_is_not_linked_as_on_the_site() {
         let named = vec![BaseRef { id: "acme/secret".into(), relation: Relation::Finetune }];
         let members = [
-            TreeMember { id: "acme/secret", downloads: 0, bases: &[], listed: false },
-            TreeMember { id: "x/public", downloads: 5, bases: &named, listed: true },
+            TreeMember { id: "acme/secret", popularity: 0, bases: &[], listed: false },
+            TreeMember { id: "x/public", popularity: 1, bases: &named, listed: true },
         ];
         let index = TreeIndex::build(&members);
         let block = index.block("x/public", &named);

@@ -10,10 +10,10 @@ use rayon::prelude::*;
 
 use crate::assets::{collect_assets, AssetError, Assets};
 use crate::error::BuildError;
-use crate::model_renderer::{ModelOutcome, ModelRenderer};
+use crate::model_renderer::{triage, ModelOutcome, ModelRenderer};
 use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, write_listing_files, ListingCounts};
-use crate::pages::listings::{listing_files, Groups, ListingInput};
+use crate::pages::listings::{by_name, listing_files, Groups, ListingInput};
 use crate::pages::model_tree::TreeScope;
 use crate::progress::Progress;
 use crate::settings::SiteSettings;
@@ -116,7 +116,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
             let previous = load_previous();
             let listed = previous.as_ref().and_then(|m| survey_listed(&options.models_dir, ids, m));
             if listed.is_none() {
-                timer.note("the changed list cannot be used alone (no previous build, more than a thousand models, or a model added or removed): every model folder is surveyed");
+                timer.note("the changed list cannot be used alone (no previous build, more than a thousand models, a name that is no model, or an added model that breaks a layout rule): every model folder is surveyed");
             }
             let survey = listed.map_or_else(|| survey_models(&options.models_dir), Ok);
             (previous, survey)
@@ -127,6 +127,16 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let manifest_error = |source| BuildError::Manifest { path: manifest_path(out), source };
     let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(manifest_error)?;
     timer.lap("survey, manifest");
+    // A build that reads few models checks only the parts of the model
+    // tree they reach (see `model_tree`); models whose figures alone moved
+    // count, as their popularity ranks them in their bases' trees.
+    let tree_scope = TreeScope::new(had_previous && plan.is_small_change(), &plan.read, &plan.removed);
+    // Models whose records changed only in their downloads and likes are
+    // kept, brought up to date: only the files that show figures change.
+    let triage = triage(std::mem::take(&mut plan.read));
+    plan.read = triage.render;
+    plan.keep.extend(triage.recounted);
+    timer.lap_detail("triage", &format!(" ({} to render)", plan.read.len()));
     // In place only on a site that is whole: pages deleted by hand are
     // found missing by a fresh tree, which renders them again.
     let listed = previous_listings.iter().flat_map(|l| l.keys().map(String::as_str));
@@ -151,13 +161,10 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         writer.write_listing(path, bytes)?;
     }
     writer.write_listing(MARKER, marker_text(&site_id).as_bytes())?;
-    // A build that reads few models checks only the parts of the model
-    // tree they reach (see `model_tree`).
-    let tree_scope = TreeScope::new(had_previous && plan.is_small_change(), &plan.read, &plan.removed);
     let BuildPlan { mut read, keep, stored, removed, mut errors } = plan;
     // Whether any model's listing row (its summary) changed, appeared or
     // went: if not, every listing file stays as it is.
-    let mut rows_changed = !removed.is_empty();
+    let mut rows_changed = !removed.is_empty() || triage.counts_moved;
     for (_, entry) in &removed {
         entry.files.iter().for_each(|f| writer.remove(f));
     }
@@ -245,14 +252,17 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
                 previous_listings = Some(previous);
             }
         }
-        // Listings show the most downloaded first, as visitors expect; the
-        // id breaks ties so the order depends on nothing but the input.
-        // Hidden models (test fixtures) have pages but no place in any listing.
+        // Listings take models by name, which depends on nothing but the
+        // input. Hidden models (test fixtures) have pages, and stats, but
+        // no place in any listing.
         manifest.decode_all().map_err(manifest_error)?;
-        let mut summaries: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
-        summaries.par_sort_unstable_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+        let mut with_pages: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
+        with_pages.par_sort_unstable_by(|a, b| by_name(a, b));
+        let summaries: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
+        let mut summaries = summaries;
+        summaries.par_sort_unstable_by(|a, b| by_name(a, b));
         timer.lap("summaries");
-        write_listings(&renderer, &writer, &base_url, &options.settings, &summaries, previous_listings.as_ref(), &timer)
+        write_listings(&renderer, &writer, &base_url, &options.settings, (&summaries, with_pages), previous_listings.as_ref(), &timer)
     })();
     let (listing_keys, listing_counts) = listings?;
     manifest.listings = listing_keys;
@@ -293,7 +303,8 @@ fn absorb_outcomes(
                 *rows_changed |= row_changed;
                 manifest.models.insert(id, entry);
             }
-            ModelOutcome::Unchanged(entry) => {
+            ModelOutcome::Unchanged { entry, row_changed } => {
+                *rows_changed |= row_changed;
                 manifest.models.insert(id, entry);
             }
             ModelOutcome::Failed { err, was_listed } => {
@@ -327,7 +338,7 @@ fn write_listings(
     writer: &SiteWriter,
     base_url: &str,
     settings: &SiteSettings,
-    summaries: &[&ModelSummary],
+    (summaries, with_pages): (&[&ModelSummary], Vec<&ModelSummary>),
     previous: Option<&ListingKeys>,
     timer: &StageTimer,
 ) -> Result<(ListingKeys, ListingCounts), BuildError> {
@@ -342,7 +353,7 @@ fn write_listings(
     };
     let (groups, search) = rayon::join(|| Groups::of(&input), || SearchFiles::build(summaries, &settings.listings));
     timer.lap("listing groups, search index");
-    let files = listing_files(&input, &groups, &search);
+    let files = listing_files(&input, &groups, &search, std::sync::Arc::new(with_pages));
     let count = files.len();
     timer.lap_detail("listing keys", &format!(" ({count} files)"));
     let (keys, counts) = write_listing_files(writer, files, previous)?;
@@ -425,7 +436,7 @@ pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
         let made = files.and_then(|files| parse_model(&job.source, files)).map(|model| renderer.render(&model, &TreeIndex::default()));
         match made {
             Err(err) | Ok(Ok(Err(err))) => Ok(Err(err)),
-            Ok(Ok(Ok(model))) => Ok(Ok((model.summary, model.notes))),
+            Ok(Ok(Ok(model))) => Ok(Ok((model.summary, model.hidden, model.notes))),
             Ok(Err(stop)) => Err(stop),
         }
     })?;
@@ -433,17 +444,18 @@ pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
     let mut summaries = Vec::new();
     for outcome in outcomes {
         match outcome {
-            Ok((summary, notes)) => {
-                summaries.push(summary);
+            Ok((summary, hidden, notes)) => {
+                summaries.push((summary, hidden));
                 report.notes.extend(notes);
             }
             Err(err) => errors.push(err),
         }
     }
-    summaries.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+    summaries.sort_by(|a, b| by_name(&a.0, &b.0));
     // Every listing file (home, 404, task, library and namespace pages,
-    // search, sitemaps, API listings) made as the build makes it.
-    let listed: Vec<&ModelSummary> = summaries.iter().collect();
+    // search, sitemaps, API listings, stats) made as the build makes it.
+    let with_pages: Vec<&ModelSummary> = summaries.iter().map(|(s, _)| s).collect();
+    let listed: Vec<&ModelSummary> = summaries.iter().filter(|(_, hidden)| !hidden).map(|(s, _)| s).collect();
     let input = ListingInput {
         models: &listed,
         templates: &templates,
@@ -455,7 +467,7 @@ pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
     };
     let groups = Groups::of(&input);
     let search = SearchFiles::build(&listed, &options.settings.listings);
-    listing_files(&input, &groups, &search).par_iter().try_for_each(|file| (file.render)().map(drop))?;
+    listing_files(&input, &groups, &search, std::sync::Arc::new(with_pages)).par_iter().try_for_each(|file| (file.render)().map(drop))?;
     errors.sort_by(|a, b| a.path().cmp(b.path()));
     report.notes.sort();
     report.built = summaries.len();

@@ -10,9 +10,11 @@
 //! build recorded it.
 //!
 //! The list only narrows what is looked at, never what is trusted blindly:
-//! a model it names that the previous build did not have, or whose folder is
-//! gone, makes the build survey the whole folder as it does without a list
-//! (see `build`), because adding and removing models need every id at hand.
+//! a named model whose folder is gone is removed; a named folder the
+//! previous build did not have is added once its id is checked against
+//! every id the previous build had (`plan::survey_listed`); a model that
+//! would break a layout rule, or a name that is neither, makes the build
+//! survey the whole folder as it does without a list (see `build`).
 //!
 //! The list is read from a file or a pipe that anyone may fill, so it is
 //! read only up to [`MAX_LIST_BYTES`] and [`MAX_LIST_LINES`]; a longer one

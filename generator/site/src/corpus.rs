@@ -10,7 +10,7 @@ use rayon::prelude::*;
 /// Top-level names the site itself writes; a namespace with one of these
 /// names would overwrite site files or be overwritten by them.
 pub const RESERVED_NAMESPACES: &[&str] = &[
-    "api", "assets", "libraries", "tasks", "namespaces", "search", "sitemaps", "index.html", "404.html", "sitemap.xml",
+    "api", "assets", "libraries", "tasks", "namespaces", "search", "sitemaps", "stats", "index.html", "404.html", "sitemap.xml",
     "robots.txt",
 ];
 

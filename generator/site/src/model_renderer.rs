@@ -4,7 +4,7 @@
 //! notebook. `build` writes what it makes as soon as it is made; `check`
 //! makes the same and drops it.
 
-use modelpages_record::{parse_model, LoadedModel, ModelRecord, RecordError};
+use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
 use modelpages_render::{
     base_refs, render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
     SiteInfo, Templates, TreeIndex,
@@ -15,14 +15,15 @@ use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use crate::error::BuildError;
 use crate::pages::card_files::{card_files_state, CardFiles, CardFilesFound};
 use crate::pages::libraries::library_link;
+use crate::pages::listings::folders::model_stats_path;
 use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::pages::model_tree::{block_hash, block_of};
 use crate::pages::tasks::TaskCatalogue;
 use crate::settings::{CardImages, SiteSettings};
-use crate::store::manifest::{input_hash, with_card_files, ModelEntry, ModelRow, StampHash};
+use crate::store::manifest::{input_hash, with_card_files, ModelEntry, ModelInput, ModelRow, StampHash};
 use crate::store::plan::{stamp_with_files, ReadJob, Stamp};
-use crate::store::read_ahead::ReadFiles;
+use crate::store::read_ahead::{render_with_read_ahead, ReadFiles};
 use crate::store::writer::SiteWriter;
 
 /// What became of one model that had to be read.
@@ -30,8 +31,10 @@ pub(crate) enum ModelOutcome {
     /// Its page (and other files) were rendered and written; `row_changed`
     /// when its listing row is new or not what the previous build listed.
     Rendered { entry: Box<ModelEntry>, row_changed: bool },
-    /// Its files were touched but hold the same bytes: nothing to do.
-    Unchanged(Box<ModelEntry>),
+    /// Its files were touched but show the same: nothing to render.
+    /// `row_changed` when its downloads or likes moved (they are in its
+    /// listing row, not in its own files).
+    Unchanged { entry: Box<ModelEntry>, row_changed: bool },
     /// It was left out, with the reason; `was_listed` when the previous
     /// build listed it.
     Failed { err: RecordError, was_listed: bool },
@@ -52,6 +55,8 @@ pub(crate) struct ModelRenderer<'a> {
     highlighter: Highlighter,
     /// Whether cards show `https:` images (`card_images`).
     remote_images: bool,
+    /// How many stats files the models' figures are spread over.
+    stats_files: usize,
 }
 
 /// A model's files (path in the site, contents), listing entry and notes,
@@ -61,7 +66,7 @@ pub(crate) struct RenderedModel {
     /// The bases its record names, whether it is hidden, and the hash of
     /// the tree block its page shows.
     bases: Vec<modelpages_render::BaseRef>,
-    hidden: bool,
+    pub(crate) hidden: bool,
     tree: crate::store::manifest::TreeHash,
     pub(crate) summary: ModelSummary,
     pub(crate) notes: Vec<String>,
@@ -77,6 +82,65 @@ pub(crate) fn whole_stamp(stamp: StampHash, dir: &std::path::Path, card_files: &
     stamp_with_files(&Stamp { text: stamp, newest_ns: 0 }, dir, card_files).text
 }
 
+/// When the model's input (`input`, of the files just read; its card's
+/// files looked up again) is what `entry` was rendered from, brings the
+/// entry up to date without rendering: its stamp, and the downloads and
+/// likes its record holds now. Then `Some(true)` if those moved.
+pub(crate) fn recount_if_unchanged(entry: &mut ModelEntry, input: &ModelInput, stamp: StampHash, dir: &std::path::Path) -> Option<bool> {
+    let row = &entry.row;
+    let found = if row.card_files.is_empty() { String::new() } else { card_files_state(dir, &row.card_files) };
+    if entry.input != with_card_files(&input.hash, &found) {
+        return None;
+    }
+    entry.row.stamp = whole_stamp(stamp, dir, &entry.row.card_files);
+    // Without figures told apart the hash covered every byte: they did not move.
+    Some(input.counts.as_ref().is_some_and(|c| entry.set_counts(c.downloads, c.likes)))
+}
+
+/// The models whose files changed, sorted before anything is rendered.
+pub(crate) struct Triage {
+    /// Those that must be rendered (new ones, and those whose input changed).
+    pub(crate) render: Vec<ReadJob>,
+    /// Those whose files show what they showed (their downloads and likes
+    /// aside), brought up to date: kept like unchanged models.
+    pub(crate) recounted: Vec<(ModelSource, Box<ModelEntry>)>,
+    /// Whether some model's downloads or likes moved.
+    pub(crate) counts_moved: bool,
+}
+
+/// Reads the files of the models in `jobs` that the previous build had and
+/// sorts them (see [`Triage`]). A hub's daily sync rewrites nearly every
+/// record for its new figures; sorting first lets the build see how few
+/// models it must render, and change the site in place.
+pub(crate) fn triage(jobs: Vec<ReadJob>) -> Triage {
+    let (known, new): (Vec<ReadJob>, Vec<ReadJob>) = jobs.into_iter().partition(|job| job.previous.is_some());
+    // A model kept (with whether its figures moved), or the job to render it.
+    type Sorted = Result<(ModelSource, Box<ModelEntry>, bool), ReadJob>;
+    let sorted: Vec<Sorted> = render_with_read_ahead(known, |job, files| {
+        let Ok(files) = files else { return Ok::<_, std::convert::Infallible>(Err(job)) };
+        let ReadJob { source, stamp, previous } = job;
+        let mut entry = previous.expect("only models the previous build had");
+        let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
+        Ok(match recount_if_unchanged(&mut entry, &input, stamp, &source.dir) {
+            Some(moved) => Ok((source, entry, moved)),
+            None => Err(ReadJob { source, stamp, previous: Some(entry) }),
+        })
+    })
+    .unwrap_or_else(|never| match never {});
+    let mut triage = Triage { render: new, recounted: Vec::new(), counts_moved: false };
+    for outcome in sorted {
+        match outcome {
+            Ok((source, entry, moved)) => {
+                triage.counts_moved |= moved;
+                triage.recounted.push((source, entry));
+            }
+            Err(job) => triage.render.push(job),
+        }
+    }
+    triage.render.sort_by(|a, b| a.source.folder_id.cmp(&b.source.folder_id));
+    triage
+}
+
 impl<'a> ModelRenderer<'a> {
     pub(crate) fn new(templates: &'a Templates, site: &'a SiteInfo, settings: &SiteSettings) -> ModelRenderer<'a> {
         ModelRenderer {
@@ -87,6 +151,7 @@ impl<'a> ModelRenderer<'a> {
             site,
             highlighter: Highlighter::new(),
             remote_images: settings.card_images == CardImages::Remote,
+            stats_files: settings.listings.stats_files,
         }
     }
 
@@ -110,12 +175,11 @@ impl<'a> ModelRenderer<'a> {
         };
         let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
         if let Some(mut entry) = previous {
-            let row = &entry.row;
-            let found = if row.card_files.is_empty() { String::new() } else { card_files_state(&source.dir, &row.card_files) };
-            let same_tree = row.tree == block_hash(&block_of(tree, &source.folder_id, row));
-            if entry.input == with_card_files(&input, &found) && same_tree && entry.files.iter().all(|f| writer.keep(f)) {
-                entry.row.stamp = whole_stamp(stamp, &source.dir, &entry.row.card_files);
-                return Ok(ModelOutcome::Unchanged(entry));
+            let same_tree = entry.row.tree == block_hash(&block_of(tree, &source.folder_id, &entry.row));
+            if same_tree && entry.files.iter().all(|f| writer.keep(f)) {
+                if let Some(row_changed) = recount_if_unchanged(&mut entry, &input, stamp, &source.dir) {
+                    return Ok(ModelOutcome::Unchanged { entry, row_changed });
+                }
             }
         }
         let model = match parse_model(&source, files) {
@@ -138,10 +202,10 @@ impl<'a> ModelRenderer<'a> {
         }
         let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
         old_files.iter().filter(|f| !files.contains(f)).for_each(|f| writer.remove(f));
-        let input = with_card_files(&input, &card_files.state);
+        let input = with_card_files(&input.hash, &card_files.state);
         let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
         let card_files = card_files.looked_up;
-        let row = ModelRow { stamp, card_files, bases, hidden, downloads: 0, tree, notes };
+        let row = ModelRow { stamp, card_files, bases, hidden, popularity: 0, tree, notes };
         Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry::new(row, input, summary, files)), row_changed })
     }
 
@@ -213,6 +277,7 @@ impl<'a> ModelRenderer<'a> {
             card_context,
             quant_variants: local.variants,
             example_values,
+            stats_url: format!("{}{}", self.site.base_path, model_stats_path(model.id.as_str(), self.stats_files)),
         };
         let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         notes.extend(page.notes);

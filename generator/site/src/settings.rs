@@ -9,12 +9,13 @@
 //! card_images = "remote"
 //!
 //! [listings]            # how listings, search files and sitemaps are cut
-//! page_size = 100       # models (or namespaces) per listing page
-//! search_page_size = 50 # models per page of the search's listings
+//! page_size = 100       # models (or namespaces) a listing page holds on average
+//! search_page_size = 50 # models a page of the search's listings by name holds on average
 //! shard_models = 200    # most models a search shard holds
-//! sorted_models = 1000  # models the likes and name orders of a listing hold
-//! sitemap_urls = 50000  # URLs per sitemap file
-//! api_page_size = 10000 # ids per page of the API's listings
+//! ranked_models = 100   # models the search's orders by downloads and by likes hold
+//! stats_files = 1024    # files the models' downloads and likes are spread over
+//! sitemap_urls = 50000  # most URLs in a sitemap file
+//! api_page_size = 10000 # most ids in a page of the API's listings
 //!
 //! [deploy.cache_control]            # by folder (`assets/`), extension (`.html`) or `*`
 //! ".html" = "public, max-age=60"
@@ -68,20 +69,26 @@ pub struct SiteSettings {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct ListingSettings {
-    /// Models per page of a task, library or namespace listing, and
-    /// namespaces per page of the namespace index.
+    /// Models a page of a task, library or namespace listing by name holds
+    /// on average (at most three times as many), namespaces a page of the
+    /// namespace index holds, and the most downloaded models a task's or
+    /// library's front page shows.
     pub page_size: usize,
-    /// Models per page of the listings the search island pages through.
+    /// Models a page of the search's listings by name holds on average (at
+    /// most three times as many), and models a page of its ranked orders holds.
     pub search_page_size: usize,
     /// Most models a search shard holds; a word prefix matching more is
-    /// split into longer prefixes, and the shard keeps the most downloaded.
+    /// split into longer prefixes, and the most downloaded are kept apart.
     pub shard_models: usize,
-    /// How many models of a listing the orders by likes and by name hold
-    /// (the order by downloads holds them all).
-    pub sorted_models: usize,
+    /// How many models the search's listings by downloads and by likes hold
+    /// (the listings by name hold them all).
+    pub ranked_models: usize,
+    /// How many files the models' downloads and likes are spread over
+    /// (`stats/<n>.json`): the files a day of changed counts rewrites.
+    pub stats_files: usize,
     /// Most URLs in one sitemap file (the protocol allows 50,000).
     pub sitemap_urls: usize,
-    /// Model ids per page of `api/libraries/<key>/` and `api/tasks/<key>/`.
+    /// Most model ids in a page of `api/libraries/<key>/` and `api/tasks/<key>/`.
     pub api_page_size: usize,
 }
 
@@ -95,7 +102,8 @@ impl Default for ListingSettings {
             page_size: 100,
             search_page_size: 50,
             shard_models: 200,
-            sorted_models: 1000,
+            ranked_models: 100,
+            stats_files: 1024,
             sitemap_urls: 50_000,
             api_page_size: 10_000,
         }
@@ -106,12 +114,13 @@ impl ListingSettings {
     /// Each value's allowed range: at least one, and at most what keeps a
     /// file of that kind under [`MAX_LISTING_FILE_BYTES`] (an id is at most
     /// 96 bytes, a listing row or shard entry at most a few hundred).
-    fn ranges(&self) -> [(&'static str, usize, usize); 6] {
+    fn ranges(&self) -> [(&'static str, usize, usize); 7] {
         [
             ("page_size", self.page_size, 1000),
             ("search_page_size", self.search_page_size, 1000),
             ("shard_models", self.shard_models, 1000),
-            ("sorted_models", self.sorted_models, 100_000),
+            ("ranked_models", self.ranked_models, 100_000),
+            ("stats_files", self.stats_files, 65_536),
             ("sitemap_urls", self.sitemap_urls, 50_000),
             ("api_page_size", self.api_page_size, 10_000),
         ]

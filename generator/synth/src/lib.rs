@@ -15,9 +15,13 @@
 //! same ids, libraries, tasks, tags, downloads and likes, but each record is
 //! only those fields and there is no card: what a build of a million models
 //! needs to measure the site's listings and search, at a tenth of the disk.
+//!
+//! [`apply_day`] (`modelpages synth --day D`) applies a day of Hub changes
+//! to a corpus: counts moved, cards edited, models added and removed.
 
 mod card;
 mod catalog;
+pub mod day;
 pub mod dist;
 mod plan;
 mod record;
@@ -32,6 +36,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 pub use card::{BODY_MAX, BODY_MIN};
+pub use day::{apply_day, DayReport};
 pub use catalog::INFERENCE_TASKS;
 pub use plan::MODELS_PER_NAMESPACE;
 

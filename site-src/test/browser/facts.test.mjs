@@ -1,9 +1,10 @@
-// The facts of model pages, in headless Chromium against the
-// default corpus: files link to the hub's resolve URLs, tags link to the
-// index search and the search then shows the tagged models, the model tree
-// links a derivative to its base and the base back to it, a gated model says
-// so, evaluation results are a table, and hidden fixtures stay out of the
-// listings while their pages are built.
+// The facts of model pages, in headless Chromium against the default
+// corpus: files link to the hub's resolve URLs, tags link to the index
+// search and the search then shows the tagged models, the model tree links a
+// derivative to its base and the base back to it, a gated model says so,
+// evaluation results are a table, downloads and likes come from the stats
+// file (the counts island), and hidden fixtures stay out of the listings
+// while their pages are built.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -25,6 +26,8 @@ let harness;
 useHarness({ before, after, afterEach }, (started) => {
   harness = started;
 });
+
+const format = (n) => new Intl.NumberFormat("en-US").format(n);
 
 const linksIn = (page, selector) =>
   page.$$eval(selector, (as) => as.map((a) => ({ text: a.textContent.trim(), href: a.getAttribute("href") })));
@@ -56,7 +59,7 @@ describe("model facts", () => {
     assert.match(await notice.innerText(), /only after the authors accept an access request/);
     assert.equal(await notice.locator("a").getAttribute("href"), `${HUB}/${BASE}`);
     const facts = await page.locator(".facts-list").innerText();
-    for (const line of [/Model size\s+8\.03B params/, /Tensor types\s+BF16/, /Created\s+2024-07-18/, /Updated\s+2024-\d\d-\d\d/, /Popularity\s+5\.8M downloads · [\d.]+k? likes?/]) {
+    for (const line of [/Model size\s+8\.03B params/, /Tensor types\s+BF16/, /Created\s+2024-07-18/, /Updated\s+2024-\d\d-\d\d/, /Popularity\s+Downloads last month and likes: in the site's stats file/]) {
       assert.match(facts, line);
     }
     assert.equal(await page.locator(".hub-link a").getAttribute("href"), `${HUB}/${BASE}`);
@@ -64,6 +67,83 @@ describe("model facts", () => {
     const open = await harness.openPage(context, modelPath(FINETUNE));
     assert.equal(await open.locator(".gated-notice").count(), 0);
     await context.close();
+  });
+
+  test("downloads and likes come from the stats file, not the page", async () => {
+    const record = JSON.parse(readFileSync(new URL(`../../../models/${BASE}/model.json`, import.meta.url), "utf8"));
+    const figures = `${format(record.downloads)} downloads last month · ${format(record.likes)} likes`;
+    // The page itself holds no figure: a day of moved counts leaves it as it is.
+    const html = readFileSync(join(DIST, BASE, "index.html"), "utf8");
+    for (const figure of [String(record.downloads), format(record.downloads), String(record.likes)]) {
+      assert.ok(!html.includes(`>${figure}<`) && !html.includes(` ${figure} `), `the page shows ${figure}`);
+    }
+    // With JavaScript the island shows them, from one small file.
+    const context = await harness.newContext();
+    const before = harness.requests.length;
+    const page = await harness.openPage(context, modelPath(BASE));
+    const counts = page.locator(".facts .counts");
+    await page.waitForFunction(() => document.querySelector(".facts .counts")?.dataset.counts === "loaded");
+    assert.equal(await counts.innerText(), figures);
+    const stats = harness.requests.slice(before).filter((url) => new URL(url).pathname.startsWith("/stats/"));
+    assert.equal(stats.length, 1, JSON.stringify(stats));
+    const bytes = readFileSync(join(DIST, new URL(stats[0]).pathname)).length;
+    assert.ok(bytes < 20_000, `${bytes} bytes of stats`);
+    await context.close();
+
+    // Without it the page says where they are, and the file holds them.
+    const plain = await harness.newContext({ javaScriptEnabled: false });
+    const nojs = await harness.openPage(plain, modelPath(BASE));
+    assert.equal(await nojs.locator(".facts .counts").innerText(), "Downloads last month and likes: in the site's stats file");
+    const href = await nojs.locator(".facts .counts a").getAttribute("href");
+    const file = JSON.parse(readFileSync(join(DIST, href), "utf8"));
+    const [namespace, name] = BASE.split("/");
+    assert.deepEqual(file.namespaces[namespace][name], [record.downloads, record.likes]);
+    await plain.close();
+
+    // A stats file that cannot be read leaves that note.
+    const failing = await harness.newContext();
+    const broken = await failing.newPage();
+    await broken.route(`${harness.origin}/stats/**`, (route) => route.fulfill({ status: 503, body: "unavailable" }));
+    await broken.goto(`${harness.origin}${modelPath(BASE)}`);
+    await broken.waitForFunction(() => !document.querySelector(".facts .counts")?.hasAttribute("aria-busy"));
+    assert.match(await broken.locator(".facts .counts").innerText(), /in the site's stats file/);
+    await failing.close();
+    // The browser itself logs the failed request; nothing else may go wrong.
+    harness.problems.splice(0).forEach((problem) => assert.match(problem, /503.*\/stats\//));
+  });
+
+  test("a namespace's page shows its models' figures from its stats file and sorts by them", async () => {
+    const namespace = "bartowski";
+    const root = new URL("../../../models/", import.meta.url);
+    const records = readdirSync(new URL(`${namespace}/`, root))
+      .map((name) => JSON.parse(readFileSync(new URL(`${namespace}/${name}/model.json`, root), "utf8")))
+      .filter((r) => r.hidden !== true);
+    assert.ok(records.length >= 2);
+    const byName = records.map((r) => r.id).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+    const byDownloads = [...records].sort((a, b) => b.downloads - a.downloads).map((r) => r.id);
+    assert.notDeepEqual(byName, byDownloads, "the two orders differ");
+    const context = await harness.newContext();
+    const page = await harness.openPage(context, `/${namespace}/`);
+    const button = page.getByRole("button", { name: "Sort by downloads" });
+    await button.waitFor();
+    const rows = () => page.$$eval(".model-table tbody tr", (trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.trim())));
+    const shown = await rows();
+    assert.deepEqual(shown.map((r) => r[0]), byName, "by name first, as without JavaScript");
+    for (const row of shown) {
+      const record = records.find((r) => r.id === row[0]);
+      assert.deepEqual(row.slice(3), [format(record.downloads), format(record.likes)], row[0]);
+    }
+    await button.click();
+    assert.deepEqual((await rows()).map((r) => r[0]), byDownloads);
+    await page.getByRole("button", { name: "Sort by name" }).click();
+    assert.deepEqual((await rows()).map((r) => r[0]), byName);
+    await context.close();
+    // Without JavaScript: by name, and where the figures are.
+    const plain = await harness.newContext({ javaScriptEnabled: false });
+    const nojs = await harness.openPage(plain, `/${namespace}/`);
+    assert.match(await nojs.locator(".listing-counts").innerText(), /in the site's stats file/);
+    assert.equal(await nojs.locator(".model-table thead th").count(), 3);
+    await plain.close();
   });
 
   test("evaluation results are a table with the verified mark", async () => {

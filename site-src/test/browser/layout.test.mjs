@@ -277,19 +277,24 @@ describe("model page layout", () => {
       await page.close();
       return { scripts, tags };
     };
-    for (const path of ["/tasks/", "/libraries/", "/namespaces/", "/HuggingFaceH4/", "/tasks/text-generation/"]) {
+    for (const path of ["/tasks/", "/libraries/", "/namespaces/", "/tasks/text-generation/"]) {
       const { scripts, tags } = await loaded(path);
       assert.deepEqual(scripts, [], `${path} loads scripts`);
       assert.equal(tags, 0, `${path} names a script`);
     }
     const model = await loaded(modelPath(CHAT_MODEL));
     const index = await loaded("/");
+    // A namespace's page has one small island: its models' figures.
+    const namespace = await loaded("/HuggingFaceH4/");
+    assert.equal(namespace.scripts[0], index.scripts[0], "the same loader");
+    assert.ok(namespace.scripts.length >= 2 && namespace.scripts.length < index.scripts.length, `${namespace.scripts} / ${index.scripts}`);
     assert.ok(model.scripts.length >= 3 && index.scripts.length >= 3, `${model.scripts} / ${index.scripts}`);
     assert.equal(model.scripts[0], index.scripts[0], "the same loader");
     const onlyIndex = index.scripts.filter((s) => !model.scripts.includes(s));
     const onlyModel = model.scripts.filter((s) => !index.scripts.includes(s));
     assert.ok(onlyIndex.length >= 1, "the search's code is not loaded on model pages");
     assert.ok(onlyModel.length >= 3, "the model page's islands are not loaded on the index");
+    assert.ok(!namespace.scripts.some((s) => onlyIndex.includes(s)), "nor the search's on a namespace's page");
     await context.close();
   });
 

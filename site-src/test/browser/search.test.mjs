@@ -1,16 +1,17 @@
 // The model search island on the index page, in headless Chromium, against
 // the browser site of the default corpus, built with listing sizes cut small
 // (small-listings.toml: 10 results a page, shards of at most 12 models,
-// likes and name orders of 25), so that its ~190 listed models fill many search
-// files and common words have capped shards, as at hub scale. What the
-// island should show is worked out here from the records themselves.
+// downloads and likes orders of 25), so that its ~190 listed models fill many
+// search files and common words have capped shards, as at hub scale. What
+// the island should show is worked out here from the records themselves (the
+// shape of the word trie, which the site chose, is read from its files).
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DIST, useHarness } from "./harness.mjs";
-import { matches, readModels } from "../search-truth.mjs";
+import { byDownloads, byLikes, byName, matches, rankedAsShown, readModels, wordsOf } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 const MODELS = resolve(siteSrc, process.env.MODELPAGES_MODELS ?? "../models");
@@ -30,11 +31,52 @@ before(() => {
 const ids = (list) => list.map((m) => m.id);
 /** The models the island searches for one word: all its matches, or the most downloaded when its shard is capped. */
 const searched = (word) => models.filter((m) => matches(m, word)).slice(0, manifest.shard_models);
+/** The most downloaded models with a word starting with `prefix`: the top of its node. */
+const topOf = (prefix) =>
+  new Set(ids(byDownloads(models.filter((m) => m.words.some((w) => w.startsWith(prefix)))).slice(0, manifest.shard_models)));
+
+/**
+ * How the island finds `word`: whether a leaf lists all its matches, and
+ * the models whose figures the tops it fetches give (the top of the node
+ * that answers the word, or of the nearest node above the leaf).
+ */
+function walk(word) {
+  let hops = manifest.roots;
+  let above = null;
+  for (;;) {
+    const hop = hops.find(([p]) => p.startsWith(word) || word.startsWith(p));
+    if (hop === undefined) return { complete: true, known: new Set() };
+    const [next, isNode] = hop;
+    const node = JSON.parse(readFileSync(join(DIST, `search/${isNode ? "top" : "words"}/${next[0]}/${next}.json`), "utf8"));
+    if (node.complete) return { complete: true, known: above === null ? new Set() : topOf(above) };
+    if (word.length <= next.length) return { complete: false, known: topOf(next) };
+    if (node.children.length === 0) return { complete: true, known: new Set() };
+    above = next;
+    hops = node.children;
+  }
+}
+
+/** What a query whose words are rare enough for a leaf shows, in order. */
+function shownFor(query) {
+  const known = new Set();
+  for (const word of [...new Set(wordsOf(query))].sort((a, b) => b.length - a.length)) {
+    const found = walk(word);
+    found.known.forEach((id) => known.add(id));
+    if (found.complete) break;
+  }
+  return rankedAsShown(models.filter((m) => matches(m, query)), known);
+}
 
 const format = (n) => new Intl.NumberFormat("en-US").format(n);
+/** The status of `total` results shown in pages (a query's, or a namespace's). */
 function statusText(total) {
   const pages = Math.max(1, Math.ceil(total / manifest.page_size));
   return `${format(total)} ${total === 1 ? "model" : "models"}${pages > 1 ? ` · page 1 of ${format(pages)}` : ""}`;
+}
+/** The status of a listing of `total` models ranked by downloads or likes: its first `ranked_models` in pages. */
+function rankedStatus(total, page = 1) {
+  const pages = Math.max(1, Math.ceil(Math.min(total, manifest.ranked_models) / manifest.page_size));
+  return `${format(total)} ${total === 1 ? "model" : "models"}${pages > 1 ? ` · page ${page} of ${format(pages)}` : ""}`;
 }
 
 /** Opens the index with every response to /search/ recorded (URL and bytes). */
@@ -91,7 +133,7 @@ describe("model search", () => {
     for (const fallback of await page.locator("[data-fallback]").all()) {
       assert.equal(await fallback.isVisible(), false, "no-JavaScript fallback still shown");
     }
-    assert.equal(await status(page).textContent(), statusText(models.length));
+    assert.equal(await status(page).textContent(), rankedStatus(models.length));
     assert.deepEqual(await resultIds(page), ids(models.slice(0, manifest.page_size)));
     assert.deepEqual(
       fetched.map((f) => f.path),
@@ -111,15 +153,19 @@ describe("model search", () => {
     const { page, fetched } = await openIndex(context);
     const before = fetched.length;
     await page.getByLabel(LABEL).pressSequentially("llama", { delay: 60 });
-    const want = models.filter((m) => matches(m, "llama"));
+    const want = shownFor("llama");
     assert.ok(want.length > 2 && want.length <= manifest.shard_models, `${want.length} llama models`);
     // "lla" can match the same models as "llama": wait for the whole word's query.
     await page.waitForFunction(() => new URL(window.location.href).searchParams.get("q") === "llama");
     await waitForStatus(page, statusText(want.length));
     assert.deepEqual(await resultIds(page), ids(want.slice(0, manifest.page_size)));
+    // The popular ones the top above the leaf names come first, with their figures.
+    const known = walk("llama").known;
+    assert.ok(known.size > 0 && want.some((m) => known.has(m.id)), "the top above the leaf ranks some of them");
+    assert.match(await page.locator(".search-result-meta").first().textContent(), /downloads/);
     const requests = fetched.slice(before);
     assert.ok(requests.length >= 1 && requests.length <= "llama".length, `${requests.length} requests for 5 keys`);
-    assert.ok(requests.every((r) => r.path.startsWith("/search/words/l/")), JSON.stringify(requests));
+    assert.ok(requests.every((r) => /^\/search\/(words|top)\/l\//.test(r.path)), JSON.stringify(requests));
     const bytes = fetched.reduce((sum, r) => sum + r.bytes, 0);
     assert.ok(bytes < 40_000, `${bytes} bytes in all`);
     assert.equal(new URL(page.url()).searchParams.get("q"), "llama");
@@ -133,7 +179,7 @@ describe("model search", () => {
     for (const query of ["llama gguf", "meta-llama/Llama-3.1-8B-Instruct", "whisper LARGE", "no-such-model-anywhere"]) {
       await input.fill(query);
       await input.press("Enter");
-      const want = models.filter((m) => matches(m, query));
+      const want = shownFor(query);
       await waitForResults(page, want.length, ids(want.slice(0, manifest.page_size)));
       if (want.length === 0) {
         assert.match(await page.locator(".model-search .empty").textContent(), /No model matches/);
@@ -153,12 +199,12 @@ describe("model search", () => {
     assert.deepEqual(await resultIds(page), ids(shown.slice(0, manifest.page_size)));
     assert.equal(
       await page.locator(".search-note").textContent(),
-      `${format(all.length)} models match; the ${manifest.shard_models} most downloaded are searched. Add a word to narrow the search.`,
+      `About ${format(all.length)} models match; the ${manifest.shard_models} most downloaded are searched. Add a word to narrow the search.`,
     );
     // With a rarer word as well, the results are exact again.
     await page.getByLabel(LABEL).fill("transformers whisper");
     await page.getByLabel(LABEL).press("Enter");
-    const want = models.filter((m) => matches(m, "transformers whisper"));
+    const want = shownFor("transformers whisper");
     await waitForResults(page, want.length, ids(want.slice(0, manifest.page_size)));
     assert.equal(await page.locator(".search-note").count(), 0);
     await context.close();
@@ -172,7 +218,7 @@ describe("model search", () => {
     const label = manifest.tasks.find(([key]) => key === "text-generation")[1];
     assert.ok((await taskSelect.locator("option").allTextContents()).includes(`${label} (${textGeneration.length})`));
     await taskSelect.selectOption("text-generation");
-    await waitForStatus(page, statusText(textGeneration.length));
+    await waitForStatus(page, rankedStatus(textGeneration.length));
     assert.deepEqual(await resultIds(page), ids(textGeneration.slice(0, manifest.page_size)));
     assert.ok(fetched.some((f) => f.path === "/search/task/text-generation/downloads/1.json"));
 
@@ -181,14 +227,16 @@ describe("model search", () => {
     const transformers = manifest.libraries.find(([key]) => key === "transformers")[1];
     assert.ok((await librarySelect.locator("option").allTextContents()).includes(`${transformers} (${want.length})`));
     await librarySelect.selectOption("transformers");
-    await waitForStatus(page, statusText(want.length));
+    await waitForStatus(page, rankedStatus(want.length));
     assert.deepEqual(await resultIds(page), ids(want.slice(0, manifest.page_size)));
     assert.ok(fetched.some((f) => f.path === "/search/task-library/text-generation/transformers/downloads/1.json"));
 
     // Text with filters: the filters apply to the words' matches.
     await page.getByLabel(LABEL).fill("instruct");
     await page.getByLabel(LABEL).press("Enter");
-    const instruct = searched("instruct").filter((m) => m.task === "text-generation" && m.library === "transformers");
+    const instruct = (walk("instruct").complete ? shownFor("instruct") : searched("instruct")).filter(
+      (m) => m.task === "text-generation" && m.library === "transformers",
+    );
     await waitForResults(page, instruct.length, ids(instruct.slice(0, manifest.page_size)));
     await context.close();
   });
@@ -197,7 +245,7 @@ describe("model search", () => {
     const context = await harness.newContext();
     const { page, fetched } = await openIndex(context);
     const size = manifest.page_size;
-    const pages = Math.ceil(models.length / size);
+    const pages = Math.ceil(Math.min(models.length, manifest.ranked_models) / size);
     const next = page.getByRole("button", { name: "Next" });
     const previous = page.getByRole("button", { name: "Previous" });
     assert.equal(await previous.getAttribute("aria-disabled"), "true");
@@ -219,25 +267,35 @@ describe("model search", () => {
     const context = await harness.newContext();
     const { page } = await openIndex(context);
     const sortSelect = page.getByLabel("Sort by");
-    const byLikes = [...models].sort((a, b) => b.likes - a.likes || models.indexOf(a) - models.indexOf(b));
     await sortSelect.selectOption("likes");
-    const pages = Math.ceil(manifest.sorted_models / manifest.page_size);
-    await waitForStatus(page, `${format(models.length)} models · page 1 of ${pages}`);
-    assert.deepEqual(await resultIds(page), ids(byLikes.slice(0, manifest.page_size)));
+    await waitForStatus(page, rankedStatus(models.length));
+    // The status reads the same in both orders: wait for the likes page itself.
+    const firstByLikes = byLikes(models)[0].id;
+    await page.waitForFunction((id) => document.querySelector(".search-result-id")?.textContent === id, firstByLikes);
+    assert.deepEqual(await resultIds(page), ids(byLikes(models).slice(0, manifest.page_size)));
     assert.match(await page.locator(".search-note").textContent(), new RegExp(`^The first 25 of ${models.length} models are listed in this order`));
 
+    // By name, every model, in pages named by their first model: no page numbers.
     await sortSelect.selectOption("name");
-    const byName = ids(models).sort((a, b) => {
-      const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-      return x < y ? -1 : x > y ? 1 : a < b ? -1 : 1;
-    });
-    await page.waitForFunction((first) => document.querySelector(".search-result-id")?.textContent === first, byName[0]);
-    assert.deepEqual(await resultIds(page), byName.slice(0, manifest.page_size));
+    const named = ids(byName(models));
+    await page.waitForFunction((first) => document.querySelector(".search-result-id")?.textContent === first, named[0]);
+    const first = await resultIds(page);
+    assert.deepEqual(first, named.slice(0, first.length));
+    assert.ok(first.length <= 3 * manifest.page_size);
+    assert.equal(await status(page).textContent(), `${format(models.length)} models by name, from ${named[0]}`);
+    await page.getByRole("button", { name: "Next" }).click();
+    const after = named[first.length];
+    await page.waitForFunction((id) => document.querySelector(".search-result-id")?.textContent === id, after);
+    assert.equal(new URL(page.url()).searchParams.get("from"), after);
+    const second = await resultIds(page);
+    assert.deepEqual(second, named.slice(first.length, first.length + second.length));
+    await page.getByRole("button", { name: "Previous" }).click();
+    await page.waitForFunction((id) => document.querySelector(".search-result-id")?.textContent === id, named[0]);
 
     // Search results sort in the island.
     await page.getByLabel(LABEL).fill("llama");
     await page.getByLabel(LABEL).press("Enter");
-    const llamas = ids(models.filter((m) => matches(m, "llama"))).sort((a, b) => byName.indexOf(a) - byName.indexOf(b));
+    const llamas = ids(byName(models.filter((m) => matches(m, "llama"))));
     await waitForResults(page, llamas.length, llamas.slice(0, manifest.page_size));
     await context.close();
   });
@@ -245,13 +303,15 @@ describe("model search", () => {
   test("a namespace from the URL narrows the search, and can be left", async () => {
     const context = await harness.newContext();
     const namespace = "meta-llama";
+    // Sorted by downloads in the island, from the namespace's stats file.
     const want = models.filter((m) => m.id.startsWith(`${namespace}/`));
-    assert.ok(want.length >= 1);
-    const { page } = await openIndex(context, `?namespace=${namespace}`);
+    assert.ok(want.length >= 2);
+    const { page, fetched } = await openIndex(context, `?namespace=${namespace}`);
     await waitForStatus(page, statusText(want.length));
     assert.deepEqual(await resultIds(page), ids(want.slice(0, manifest.page_size)));
+    assert.ok(fetched.some((f) => f.path === `/search/namespace/${namespace}/name/first.json`), JSON.stringify(fetched));
     await page.getByRole("button", { name: "Search all namespaces" }).click();
-    await waitForStatus(page, statusText(models.length));
+    await waitForStatus(page, rankedStatus(models.length));
     assert.equal(new URL(page.url()).searchParams.get("namespace"), null);
     await context.close();
   });
@@ -299,9 +359,14 @@ describe("model search", () => {
     assert.ok(await page.locator("[data-fallback] table").isVisible());
     assert.ok((await page.locator("[data-fallback] tbody tr").count()) > 0);
     assert.equal(await page.locator(".model-search").innerHTML(), "");
-    // Every page of a listing is reached by plain links.
+    // A task's front page ranks its most downloaded; its pages by name,
+    // one plain link after another, hold every one of its models.
     await page.getByRole("link", { name: "task", exact: true }).click();
     await page.getByRole("link", { name: "Text Generation" }).click();
+    const textGeneration = models.filter((m) => m.task === "text-generation");
+    assert.ok(textGeneration.length > 20, "more than a front page of them");
+    assert.deepEqual(await page.locator(".model-table tbody a").allTextContents(), ids(textGeneration.slice(0, 20)));
+    await page.locator(".page-index-links a").first().click();
     const seen = [];
     for (;;) {
       seen.push(...(await page.locator(".model-table tbody a").allTextContents()));
@@ -309,7 +374,7 @@ describe("model search", () => {
       if ((await next.count()) === 0) break;
       await next.click();
     }
-    assert.deepEqual(seen, ids(models.filter((m) => m.task === "text-generation")));
+    assert.deepEqual(seen, ids(byName(textGeneration)));
     await context.close();
   });
 });

@@ -17,7 +17,8 @@ pub const BASE_PATH: &str = "/sub/";
 pub const PAGE_SIZE: usize = 7;
 pub const SEARCH_PAGE_SIZE: usize = 5;
 pub const SHARD_MODELS: usize = 9;
-pub const SORTED_MODELS: usize = 12;
+pub const RANKED_MODELS: usize = 12;
+pub const STATS_FILES: usize = 8;
 pub const SITEMAP_URLS: usize = 50;
 pub const API_PAGE_SIZE: usize = 11;
 /// Tags a listing row keeps (the render crate's `SUMMARY_TAGS`).
@@ -29,8 +30,8 @@ pub fn write_listing_config(path: &Path) {
         path,
         format!(
             "base_url = \"{BASE_URL}\"\n[listings]\npage_size = {PAGE_SIZE}\nsearch_page_size = {SEARCH_PAGE_SIZE}\n\
-             shard_models = {SHARD_MODELS}\nsorted_models = {SORTED_MODELS}\nsitemap_urls = {SITEMAP_URLS}\n\
-             api_page_size = {API_PAGE_SIZE}\n"
+             shard_models = {SHARD_MODELS}\nranked_models = {RANKED_MODELS}\nstats_files = {STATS_FILES}\n\
+             sitemap_urls = {SITEMAP_URLS}\napi_page_size = {API_PAGE_SIZE}\n"
         ),
     )
     .unwrap();
@@ -85,7 +86,26 @@ impl Listed {
     }
 }
 
-/// Every model of `models`, in listing order: most downloaded first, then by id.
+/// Listings by name: ids case-folded, then as written.
+pub fn name_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()).then_with(|| a.cmp(b))
+}
+
+/// The ids of `models` most downloaded first, ties by name.
+pub fn by_downloads<'a>(models: impl IntoIterator<Item = &'a Listed>) -> Vec<String> {
+    let mut models: Vec<&Listed> = models.into_iter().collect();
+    models.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| name_order(&a.id, &b.id)));
+    models.into_iter().map(|m| m.id.clone()).collect()
+}
+
+/// The ids of `models` most liked first, then most downloaded, then by name.
+pub fn by_likes<'a>(models: impl IntoIterator<Item = &'a Listed>) -> Vec<String> {
+    let mut models: Vec<&Listed> = models.into_iter().collect();
+    models.sort_by(|a, b| b.likes.cmp(&a.likes).then(b.downloads.cmp(&a.downloads)).then_with(|| name_order(&a.id, &b.id)));
+    models.into_iter().map(|m| m.id.clone()).collect()
+}
+
+/// Every model of `models`, by name.
 pub fn listed_models(models: &Path) -> Vec<Listed> {
     let mut all = Vec::new();
     for entry in walkdir::WalkDir::new(models).min_depth(3).max_depth(3) {
@@ -104,15 +124,20 @@ pub fn listed_models(models: &Path) -> Vec<Listed> {
             tags: record["tags"].as_array().map(|t| t.iter().map(|t| t.as_str().unwrap().to_owned()).collect()).unwrap_or_default(),
         });
     }
-    all.sort_by(|a, b| b.downloads.cmp(&a.downloads).then_with(|| a.id.cmp(&b.id)));
+    all.sort_by(|a, b| name_order(&a.id, &b.id));
     all
 }
 
-/// The ids a listing page's table links, in order.
+/// The ids the tables of a listing page link, in order (every table's).
 pub fn row_ids(html: &str) -> Vec<String> {
-    let body = &html[html.find("<tbody>").expect("a table")..];
-    let body = &body[..body.find("</tbody>").unwrap()];
-    body.split("<tr><td><a href=\"").skip(1).map(|row| row[..row.find('"').unwrap()].trim_start_matches(BASE_PATH).trim_end_matches('/').to_owned()).collect()
+    html.split("<tr><td><a href=\"").skip(1).map(|row| row[..row.find('"').unwrap()].trim_start_matches(BASE_PATH).trim_end_matches('/').to_owned()).collect()
+}
+
+/// The site paths a page's list of pages by name links, in order.
+pub fn page_links(html: &str) -> Vec<String> {
+    let Some(start) = html.find("class=\"page-index-links\"") else { return Vec::new() };
+    let list = &html[start..start + html[start..].find("</ol>").unwrap()];
+    list.split("<li><a href=\"").skip(1).map(|rest| rest[..rest.find('"').unwrap()].to_owned()).collect()
 }
 
 /// The site path a page's `rel="next"` link goes to, if it has one.

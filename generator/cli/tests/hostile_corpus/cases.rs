@@ -62,6 +62,8 @@ fn ids(c: &Corpus) -> Vec<Case> {
         id_case(c, "id-differs-from-folder", "ids/mismatch", "ids/other", "id \"ids/other\" does not match its folder \"ids/mismatch\""),
         id_case(c, "id-empty", "ids/empty", "", "model id is empty"),
         id_case(c, "id-reserved-namespace", "assets/pwned", "assets/pwned", "namespace \"assets\" is reserved for the site's own pages"),
+        // The stats files (every model's downloads and likes) live in `stats/`.
+        id_case(c, "id-reserved-stats", "stats/0.json", "stats/0.json", "namespace \"stats\" is reserved for the site's own pages"),
     ];
     c.record("ids/missing", r#"{"tags": []}"#);
     cases.push(case("id-missing", syntax_error("ids/missing/model.json", 1, 12, "missing field `id`")));

@@ -27,7 +27,7 @@ use crate::tree::{TreeBlock, TOP_DERIVATIVES};
 pub use evals::{EvalsView, InputView};
 pub use files::{path_problem, resolve_url, FilesView};
 pub use license::LicenseView;
-pub use numbers::{compact, counted, day_of};
+pub use numbers::{compact, counted, day_of, popularity_class, popularity_label};
 pub(crate) use numbers::{bytes_text, params_text};
 pub use spaces::SpacesView;
 pub use tags::TagGroup;
@@ -74,9 +74,6 @@ pub struct ModelFacts {
     pub access_fields: Vec<String>,
     pub created: Option<String>,
     pub updated: Option<String>,
-    /// "5.8M downloads", "1 like".
-    pub downloads: Option<String>,
-    pub likes: Option<String>,
     /// The model on the hub.
     pub hub_page: String,
     pub files: FilesView,
@@ -105,7 +102,7 @@ pub struct BaseView {
 pub struct DerivativeView {
     pub id: String,
     pub url: String,
-    /// Compact, "1.2k downloads".
+    /// Its popularity class, "1k+ downloads" (see `popularity_label`).
     pub downloads: String,
 }
 
@@ -149,7 +146,7 @@ fn tree_view(tree: &TreeBlock, base_path: &str, hub_url: &str, id: &str) -> Tree
     let view = |d: &crate::tree::Derivative| DerivativeView {
         id: d.id.clone(),
         url: page_url(base_path, &d.id),
-        downloads: counted(d.downloads, "download", "downloads"),
+        downloads: popularity_label(d.popularity),
     };
     let derivatives: Vec<DerivativeGroupView> = tree
         .derivatives
@@ -209,8 +206,6 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
         access_fields: meta.access_request.fields.iter().map(|f| evals::short(f, MAX_ACCESS_TEXT_CHARS)).collect(),
         created: record.created_at.get().and_then(|t| day_of(t)),
         updated: record.last_modified.as_deref().and_then(day_of),
-        downloads: record.downloads.map(|n| counted(n, "download", "downloads")),
-        likes: record.likes.map(|n| counted(n, "like", "likes")),
         hub_page: format!("{hub}/{id}"),
         files,
         files_page,

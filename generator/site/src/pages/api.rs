@@ -15,7 +15,7 @@ use serde::Serialize;
 
 
 /// The version every API file carries; consumers check it.
-pub const API_VERSION: u32 = 2;
+pub const API_VERSION: u32 = 3;
 
 /// Where a model's API file goes, relative to the site root.
 pub fn model_api_path(id: &str) -> String {

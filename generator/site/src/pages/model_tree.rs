@@ -21,7 +21,7 @@
 //! [`TreeInput`] changed can move another model's block, and only the
 //! blocks of the models [`affected_by`] those changes need checking: a
 //! model's block shows its bases (and whether each is on the site) and its
-//! derivatives (with their downloads, if listed), so a change reaches the
+//! derivatives (with their popularity, if listed), so a change reaches the
 //! model itself, the bases it names or named, and the models that name it.
 //! Every other model's block is what the previous build checked.
 
@@ -43,7 +43,7 @@ pub fn block_hash(block: &TreeBlock) -> TreeHash {
 }
 
 fn member<'a>(id: &'a str, row: &'a ModelRow) -> TreeMember<'a> {
-    TreeMember { id, downloads: row.downloads, bases: &row.bases, listed: !row.hidden }
+    TreeMember { id, popularity: row.popularity, bases: &row.bases, listed: !row.hidden }
 }
 
 /// The tree of `rows` (model id, row).
@@ -133,17 +133,17 @@ impl TreeScope {
 }
 
 /// What of a model the tree blocks of others depend on: whether it is
-/// listed, its downloads (derivatives are ranked by them) and its bases.
+/// listed, its popularity class (derivatives are ranked by it) and its bases.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TreeInput {
     pub listed: bool,
-    pub downloads: u64,
+    pub popularity: u8,
     pub bases: Vec<BaseRef>,
 }
 
 impl TreeInput {
     pub fn of(row: &ModelRow) -> TreeInput {
-        TreeInput { listed: !row.hidden, downloads: row.downloads, bases: row.bases.clone() }
+        TreeInput { listed: !row.hidden, popularity: row.popularity, bases: row.bases.clone() }
     }
 }
 
@@ -221,7 +221,7 @@ mod tests {
             card_files: Vec::new(),
             bases: bases.iter().map(|id| BaseRef { id: (*id).into(), relation: Relation::Finetune }).collect(),
             hidden,
-            downloads: 0,
+            popularity: 0,
             tree: [0; 16],
             notes: Vec::new(),
         };
@@ -266,10 +266,10 @@ mod tests {
         models.get_mut("x/ft").unwrap().row.hidden = true;
         let index = tree_index(rows(&models));
         assert_eq!(stale_models(&held(&models), &index), ["org/base"]);
-        // Downloads reorder the list: the base's block changes with them.
+        // Popularity reorders the list: the base's block changes with it.
         models.get_mut("x/ft").unwrap().row.hidden = false;
         let before = block_hash(&index.block("org/base", &[]));
-        models.get_mut("x/ft").unwrap().row.downloads = 99;
+        models.get_mut("x/ft").unwrap().row.popularity = 9;
         let after = tree_index(rows(&models));
         assert_ne!(before, block_hash(&after.block("org/base", &[])));
     }
@@ -319,7 +319,7 @@ mod tests {
                 match next(&mut seed) % 5 {
                     0 => drop(models.remove(&id)),
                     1 => drop(models.insert(id.clone(), entry(next(&mut seed) % 50, &["m1"], false))),
-                    2 => models.entry(id).or_insert_with(|| entry(0, &[], false)).row.downloads = next(&mut seed) % 50,
+                    2 => models.entry(id).or_insert_with(|| entry(0, &[], false)).row.popularity = (next(&mut seed) % 5) as u8,
                     3 => models.entry(id).or_insert_with(|| entry(0, &[], false)).row.hidden ^= true,
                     _ => {
                         let base = format!("m{}", next(&mut seed) % n);

@@ -30,8 +30,9 @@ pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, S
 use crate::store::output::sibling;
 use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
-/// Version 9: chunk parts compressed.
-const VERSION: u32 = 9;
+/// Version 10: input hashes leave the record's downloads and likes out;
+/// rows keep a popularity class instead of downloads.
+const VERSION: u32 = 10;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;
@@ -284,22 +285,49 @@ pub fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
     }
 }
 
-/// Hash of a model's input files: what decides whether its page must be
-/// rendered again (with [`with_card_files`]).
-pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> InputHash {
+/// What decides whether a model's page must be rendered again: the hash of
+/// its input files ([`ModelInput::hash`], with [`with_card_files`]), and the
+/// record's downloads and likes, which the hash leaves out.
+#[derive(Clone, Debug)]
+pub struct ModelInput {
+    pub hash: InputHash,
+    /// The record's figures, when they could be told apart from the rest of
+    /// it (see `modelpages_record::split_counts`); `None`: the hash covers
+    /// the whole record.
+    pub counts: Option<modelpages_record::CountsSplit>,
+}
+
+/// Hashes a model's input files. The record's downloads and likes are left
+/// out (no file of the model's own shows them; the listings take them from
+/// [`ModelInput::counts`]), so a record whose figures alone moved hashes as
+/// before, and nothing of the model is rendered again.
+pub fn input_hash(record: &[u8], card: Option<&[u8]>, folder: &Path) -> ModelInput {
+    let counts = modelpages_record::split_counts(record);
     let mut hasher = blake3::Hasher::new();
     // GGUF files beside the record shape the page (their headers are read),
     // but hashing gigabytes is out of the question: their names, sizes and
     // modification times stand in for them.
     hasher.update(gguf_stamp(folder).as_bytes());
+    // Which of the two the bytes are, so a record written with a `#` where
+    // a figure was never hashes like one whose figures were left out.
+    let record = match &counts {
+        Some(split) => {
+            hasher.update(b"figures left out");
+            modelpages_record::stable_bytes(record, &split.holes)
+        }
+        None => {
+            hasher.update(b"whole record");
+            std::borrow::Cow::Borrowed(record)
+        }
+    };
     hasher.update(&(record.len() as u64).to_le_bytes());
-    hasher.update(record);
+    hasher.update(&record);
     if let Some(card) = card {
         hasher.update(b"card");
         hasher.update(&(card.len() as u64).to_le_bytes());
         hasher.update(card);
     }
-    *hasher.finalize().as_bytes()
+    ModelInput { hash: *hasher.finalize().as_bytes(), counts }
 }
 
 /// `input` (an [`input_hash`]) with what the card's files were found to be
@@ -375,7 +403,7 @@ mod tests {
             card_files: if i % 3 == 0 { vec![format!("assets/{i}.png")] } else { Vec::new() },
             bases: Vec::new(),
             hidden: false,
-            downloads: 0,
+            popularity: 0,
             tree: [0; 16],
             notes: vec![format!("note {i}")],
         };

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use modelpages_render::{BaseRef, ModelSummary};
+use modelpages_render::{popularity_class, BaseRef, ModelSummary};
 use serde::{Deserialize, Serialize};
 
 /// Models by id. Hashed with foldhash (seeded per process, so ids chosen
@@ -51,9 +51,9 @@ pub struct ModelRow {
     pub bases: Vec<BaseRef>,
     /// Built but kept out of listings (`"hidden": true`).
     pub hidden: bool,
-    /// Its downloads, as its listing row has them: the model tree ranks
-    /// derivatives by them.
-    pub downloads: u64,
+    /// The popularity class of its downloads (`popularity_class`): the
+    /// model tree ranks derivatives by it.
+    pub popularity: u8,
     /// Hash of the model-tree block its page was rendered with.
     pub tree: TreeHash,
     /// What was left out of its page and why.
@@ -64,11 +64,22 @@ pub struct ModelRow {
 pub(crate) type EntryRest = (InputHash, ModelSummary, Vec<String>);
 
 impl ModelEntry {
-    /// The entry of a model rendered now: `row` gets its downloads from
+    /// The entry of a model rendered now: `row` gets its popularity from
     /// `summary`, so the two never disagree.
-    pub fn new(mut row: ModelRow, input: InputHash, summary: ModelSummary, files: Vec<String>) -> ModelEntry {
-        row.downloads = summary.downloads.unwrap_or(0);
-        ModelEntry { row, input, summary, files }
+    pub fn new(row: ModelRow, input: InputHash, summary: ModelSummary, files: Vec<String>) -> ModelEntry {
+        let mut entry = ModelEntry { row, input, summary, files };
+        entry.set_counts(entry.summary.downloads, entry.summary.likes);
+        entry
+    }
+
+    /// Gives the entry a record's new downloads and likes (its listing row
+    /// and its popularity class); true if they differ from what it had.
+    pub fn set_counts(&mut self, downloads: Option<u64>, likes: Option<u64>) -> bool {
+        let moved = (self.summary.downloads, self.summary.likes) != (downloads, likes);
+        self.summary.downloads = downloads;
+        self.summary.likes = likes;
+        self.row.popularity = popularity_class(downloads.unwrap_or(0));
+        moved
     }
 
     /// An entry put back together from its row and the rest.

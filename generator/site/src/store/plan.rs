@@ -92,6 +92,8 @@ pub struct Survey {
     /// Whether every model folder was surveyed; if not (a caller's changed
     /// list), models not surveyed are kept as the previous build left them.
     complete: bool,
+    /// Models a changed list names whose folders are gone: removed.
+    gone: Vec<String>,
     models_dir: std::path::PathBuf,
 }
 
@@ -104,7 +106,7 @@ pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
     let mut errors = found.errors;
     let stamped: Vec<(ModelSource, io::Result<Stamp>)> = found.sources.into_iter().zip(stamps.into_iter().flatten()).collect();
     let stamped = reject_layout_clashes(stamped, |s| &s.0.folder_id, |s| s.0.record_path(), &mut errors);
-    Ok(Survey { stamped, errors, complete: true, models_dir: models_dir.to_owned() })
+    Ok(Survey { stamped, errors, complete: true, gone: Vec::new(), models_dir: models_dir.to_owned() })
 }
 
 /// The most models a changed list may name and be used alone: each is
@@ -112,31 +114,57 @@ pub fn survey_models(models_dir: &Path) -> Result<Survey, RecordError> {
 pub const MAX_LISTED: usize = 1000;
 
 /// Stamps only the models `ids` names (see `changed_list`), for a plan that
-/// keeps every other model as the previous build (`previous`) left it.
-/// `None` when the list cannot be used so: it names a model the previous
-/// build did not have, or one whose folder is gone or is no folder, since
-/// adding and removing models need every id at hand; and when it names more
-/// than [`MAX_LISTED`] models, which a whole survey finds faster.
+/// keeps every other model as the previous build (`previous`) left it: a
+/// named model the previous build had is read again, or removed when its
+/// folder is gone; a named folder it did not have is a model added, once
+/// its id is checked against every id the previous build had (the rules of
+/// `reject_layout_clashes`). `None` when the list cannot be used so: it names
+/// a model that is neither a folder nor one the previous build had, an added
+/// model that breaks a layout rule (a whole survey reports it and decides
+/// which of two clashing models keeps its page), or more than
+/// [`MAX_LISTED`] models, which a whole survey finds faster.
 pub fn survey_listed(models_dir: &Path, ids: &[String], previous: &Manifest) -> Option<Survey> {
     if ids.len() > MAX_LISTED {
         return None;
     }
     let mut stamped = Vec::with_capacity(ids.len());
+    let (mut gone, mut added) = (Vec::new(), Vec::new());
     for id in ids {
-        previous.row(id)?;
+        let known = previous.row(id).is_some();
         let dir = models_dir.join(id);
         // Only a real folder, as discovery takes it: a link is refused there.
         let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir())
             && dir.parent().is_some_and(|ns| std::fs::symlink_metadata(ns).is_ok_and(|m| m.is_dir()));
-        if !is_folder {
-            return None;
+        match (known, is_folder) {
+            (true, false) => {
+                gone.push(id.clone());
+                continue;
+            }
+            (false, false) => return None,
+            (false, true) => added.push(id.as_str()),
+            (true, true) => {}
         }
         let source = ModelSource { dir, folder_id: id.clone() };
         let stamp = stamp_namespace(source.dir.parent().unwrap_or(models_dir), std::slice::from_ref(&source)).pop()?;
         stamped.push((source, stamp));
     }
+    if !added.is_empty() && !fit_the_layout(&added, previous) {
+        return None;
+    }
     stamped.sort_by(|a, b| a.0.folder_id.cmp(&b.0.folder_id));
-    Some(Survey { stamped, errors: Vec::new(), complete: false, models_dir: models_dir.to_owned() })
+    gone.sort();
+    Some(Survey { stamped, errors: Vec::new(), complete: false, gone, models_dir: models_dir.to_owned() })
+}
+
+/// Whether the ids `added` join the previous build's without breaking a
+/// layout rule: no reserved namespace or name, and no id or namespace that
+/// differs from another only by case.
+fn fit_the_layout(added: &[&str], previous: &Manifest) -> bool {
+    let mut ids: Vec<&str> = previous.rows().map(|(id, _)| id).collect();
+    ids.extend(added);
+    let mut errors = Vec::new();
+    let kept = reject_layout_clashes(ids, |id| id, |id| Path::new(id).to_owned(), &mut errors);
+    errors.is_empty() && kept.len() == previous.len() + added.len()
 }
 
 /// Plans a build from a survey of the models folder and the previous build's
@@ -144,7 +172,7 @@ pub fn survey_listed(models_dir: &Path, ids: &[String], previous: &Manifest) -> 
 /// manifest stores, only the chunks that hold a model to read or remove are
 /// decoded, when the change is small; all of them otherwise.
 pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<BuildPlan> {
-    let Survey { stamped, mut errors, complete, models_dir } = survey;
+    let Survey { stamped, mut errors, complete, gone: listed_gone, models_dir } = survey;
     let (mut decoded, mut stored, trusted_before) = match previous {
         Some(m) => (m.models, m.stored, m.started_ns.saturating_sub(RACY_WINDOW_NS)),
         None => Default::default(),
@@ -191,7 +219,12 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
             touched[chunk] |= !keep;
         }
     }
-    let mut gone = 0;
+    for id in &listed_gone {
+        if let Some(chunk) = stored.chunk_of(id) {
+            touched[chunk] = true;
+        }
+    }
+    let mut gone = listed_gone.len();
     for (i, c) in stored.chunks().iter().enumerate() {
         let lost = if complete { c.index.rows.len() - found_in[i] } else { 0 };
         gone += lost;
@@ -228,7 +261,7 @@ pub fn plan_build(survey: Survey, previous: Option<Manifest>) -> io::Result<Buil
     // few models, was not surveyed and is kept.
     let mut removed: Vec<(String, Box<ModelEntry>)> = Vec::new();
     for (id, entry) in decoded {
-        if complete || failed.contains(&id) {
+        if complete || failed.contains(&id) || listed_gone.contains(&id) {
             removed.push((id, entry));
         } else {
             plan.keep.push((ModelSource { dir: models_dir.join(&id), folder_id: id }, entry));

@@ -1,15 +1,18 @@
 //! The API's listings: `api/libraries.json` (every catalogue library, as the
 //! libraries page lists them) and `api/tasks.json` (every known task that has
 //! models), each entry with its model count and where its ids are; the ids
-//! themselves, most downloaded first, in pages of `api_page_size`:
-//! `api/libraries/<key>/<n>.json` and `api/tasks/<key>/<n>.json`. No file
-//! grows with the hub past a page. The JSON Schemas are in `site-src/schema/`.
+//! themselves, by name, in pages of at most `api_page_size`:
+//! `api/libraries/<key>/first.json`, then `api/libraries/<key>/from/<id>.json`
+//! (and likewise under `api/tasks/`), cut at content-defined boundaries and
+//! named by their first id (see `keyed`), so a model added or removed changes
+//! one page and the two listing files. No file grows with the hub past a
+//! page. The JSON Schemas are in `site-src/schema/`.
 
 use serde::Serialize;
 
 use super::file::{KeyHasher, ListingFile};
 use super::groups::{Groups, ListingInput};
-use super::pager::page_count;
+use super::keyed::{pages, Cut};
 use crate::pages::api::{to_json_bytes, API_VERSION};
 
 #[derive(Serialize)]
@@ -69,11 +72,7 @@ struct ModelListDoc<'a> {
     /// `library` or `task`.
     listing: &'a str,
     key: &'a str,
-    /// 1-based.
-    page: usize,
-    pages: usize,
-    model_count: usize,
-    /// Ids, most downloaded first.
+    /// Ids, by name.
     models: Vec<&'a str>,
     previous: Option<String>,
     next: Option<String>,
@@ -115,33 +114,35 @@ impl<'a> Entries<'a> {
     /// Adds the pages of ids of one group; says where they are.
     fn id_pages(&mut self, kind: Kind, key: &'a str, ranks: &'a [u32]) -> ModelPagesDoc {
         let input = self.input;
-        let (base, per_page) = (&input.site.base_path, input.settings.api_page_size);
+        let base = &input.site.base_path;
         let Kind { folder, one } = kind;
-        let pages = if ranks.is_empty() { 0 } else { page_count(ranks.len(), per_page) };
-        let url = move |n: usize| format!("{base}api/{folder}/{key}/{n}.json");
-        for page in 1..=pages {
-            let ids = &ranks[(page - 1) * per_page..(page * per_page).min(ranks.len())];
+        let id = |i: usize| input.models[ranks[i] as usize].id.as_str();
+        let runs = pages(ranks.len(), id, &Cut::at_most(input.settings.api_page_size));
+        let path = |run: usize| match run {
+            0 => format!("api/{folder}/{key}/first.json"),
+            _ => format!("api/{folder}/{key}/from/{}.json", id(runs[run].start)),
+        };
+        for (run, range) in runs.iter().enumerate() {
+            let ids = &ranks[range.clone()];
+            let previous = (run > 0).then(|| format!("{base}{}", path(run - 1)));
+            let next = (run + 1 < runs.len()).then(|| format!("{base}{}", path(run + 1)));
             let mut hash = KeyHasher::new("api ids");
-            hash.str(folder).str(key).num(page as u64).num(pages as u64).num(ranks.len() as u64);
+            hash.str(folder).str(key).opt_str(previous.as_deref()).opt_str(next.as_deref());
             ids.iter().for_each(|&r| {
                 hash.str(&input.models[r as usize].id);
             });
-            let path = format!("api/{folder}/{key}/{page}.json");
-            self.id_pages.push(ListingFile::lazy(path, hash.finish(), move || {
+            self.id_pages.push(ListingFile::lazy(path(run), hash.finish(), move || {
                 Ok(to_json_bytes(&ModelListDoc {
                     api_version: API_VERSION,
                     listing: one,
                     key,
-                    page,
-                    pages,
-                    model_count: ranks.len(),
                     models: ids.iter().map(|&r| input.models[r as usize].id.as_str()).collect(),
-                    previous: (page > 1).then(|| url(page - 1)),
-                    next: (page < pages).then(|| url(page + 1)),
+                    previous: previous.clone(),
+                    next: next.clone(),
                 }))
             }));
         }
-        ModelPagesDoc { model_pages: pages, models_url: (pages > 0).then(|| url(1)) }
+        ModelPagesDoc { model_pages: runs.len(), models_url: (!runs.is_empty()).then(|| format!("{base}{}", path(0))) }
     }
 }
 

@@ -1,6 +1,7 @@
 //! A listing file as plain data: its path, its key (a hash of everything
 //! it is made from) and how to make its bytes, called only when the key
-//! changed. [`KeyHasher`] builds keys; [`row_key`] is a model's listing row.
+//! changed. [`KeyHasher`] builds keys; [`row_key`] is a model's listing row
+//! without its figures, [`counts_key`] its figures.
 //! The keys themselves are kept between builds by the manifest
 //! (`store::manifest`), which is where their type is defined.
 
@@ -94,14 +95,19 @@ impl KeyHasher {
     }
 }
 
-/// The key of a model's listing row: every field of its summary, so any
-/// file showing any of them changes with it.
+/// The key of a model's listing row as a page by name shows it: every
+/// field of its summary but its downloads and likes, which move every day
+/// and which such pages do not show.
 pub fn row_key(summary: &ModelSummary) -> ListingKey {
     let mut hasher = KeyHasher::new("row");
     hasher.str(&summary.id).str(&summary.url).opt_str(summary.task.as_deref()).opt_str(summary.library.as_deref());
-    hasher.opt_num(summary.downloads).opt_num(summary.likes);
     for tag in summary.tags.iter() {
         hasher.str(tag);
     }
     hasher.finish()
+}
+
+/// The key of a model's downloads and likes, for files that show them.
+pub fn counts_key(summary: &ModelSummary) -> ListingKey {
+    KeyHasher::new("counts").str(&summary.id).opt_num(summary.downloads).opt_num(summary.likes).finish()
 }

@@ -1,21 +1,23 @@
 //! What every listing is made from ([`ListingInput`]), and the models
 //! sorted once into every group a listing shows ([`Groups`]): tasks,
-//! libraries, namespaces and task-and-library pairs, each in listing order.
+//! libraries, namespaces and task-and-library pairs, each by name; and the
+//! most downloaded or most liked of a group ([`top_by`]).
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use modelpages_render::{ModelSummary, SiteInfo, Templates};
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
-use super::file::{row_key, KeyHasher};
+use super::file::{counts_key, row_key, KeyHasher};
 use crate::pages::tasks::{Task, TaskCatalogue};
 use crate::settings::ListingSettings;
 use crate::store::manifest::ListingKey;
 
 /// What every listing is made from.
 pub struct ListingInput<'a> {
-    /// Every model, in listing order (most downloaded first, then by id).
+    /// Every listed model, by name ([`by_name`]).
     pub models: &'a [&'a ModelSummary],
     pub templates: &'a Templates,
     pub site: &'a SiteInfo,
@@ -26,12 +28,20 @@ pub struct ListingInput<'a> {
     pub snippets: &'a SnippetEngine,
 }
 
-/// The models of one group, as ranks (positions in listing order), ascending.
+/// The order of every listing by name: ids case-folded, then as written
+/// (ids that differ only in case are refused, so this is a total order).
+/// A namespace's models are together in it: they share the prefix `ns/`.
+pub fn by_name(a: &ModelSummary, b: &ModelSummary) -> Ordering {
+    let folded = |s: &str| s.bytes().map(|c| c.to_ascii_lowercase()).collect::<Vec<u8>>();
+    folded(&a.id).cmp(&folded(&b.id)).then_with(|| a.id.cmp(&b.id))
+}
+
+/// The models of one group, as ranks (positions in name order), ascending.
 pub type Ranks = Vec<u32>;
 
 /// Models sorted into every group a listing shows.
 pub struct Groups<'a> {
-    /// [`row_key`] of each model, by rank.
+    /// [`row_key`] of each model, by rank: what a page by name shows of it.
     pub rows: Vec<ListingKey>,
     /// Known tasks that have models, in catalogue order.
     pub tasks: Vec<(&'a Task, Ranks)>,
@@ -53,7 +63,7 @@ impl<'a> Groups<'a> {
         let mut by_task: Vec<Ranks> = vec![Vec::new(); input.tasks.tasks().len()];
         let mut by_library: Vec<Ranks> = vec![Vec::new(); libraries.len()];
         let mut by_pair: HashMap<(usize, usize), Ranks> = HashMap::new();
-        let mut by_namespace: HashMap<&'a str, Ranks> = HashMap::new();
+        let mut namespaces: Vec<(&'a str, Ranks)> = Vec::new();
         for (rank, summary) in models.iter().enumerate() {
             let rank = rank as u32;
             let task = summary.task.as_deref().and_then(|t| task_index.get(t).copied());
@@ -67,8 +77,12 @@ impl<'a> Groups<'a> {
             if let (Some(t), Some(l)) = (task, library) {
                 by_pair.entry((t, l)).or_default().push(rank);
             }
+            // Models come by name, so a namespace's models come together.
             let namespace = summary.id.split_once('/').map_or(summary.id.as_str(), |(ns, _)| ns);
-            by_namespace.entry(namespace).or_default().push(rank);
+            match namespaces.last_mut() {
+                Some((last, ranks)) if *last == namespace => ranks.push(rank),
+                _ => namespaces.push((namespace, vec![rank])),
+            }
         }
         // Tasks renumbered to those that have models; pairs follow.
         let mut task_position = vec![usize::MAX; by_task.len()];
@@ -82,16 +96,91 @@ impl<'a> Groups<'a> {
         let mut pairs: Vec<((usize, usize), Ranks)> =
             by_pair.into_iter().map(|((t, l), ranks)| ((task_position[t], l), ranks)).collect();
         pairs.sort_unstable_by_key(|(pair, _)| *pair);
-        let mut namespaces: Vec<(&str, Ranks)> = by_namespace.into_iter().collect();
-        namespaces.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         Groups { rows, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces }
     }
 
-    /// The key of a run of models: their row keys in order.
+    /// The key of a run of models as a page by name shows them.
     pub fn rows_key(&self, hasher: &mut KeyHasher, ranks: &[u32]) {
         hasher.num(ranks.len() as u64);
         for &rank in ranks {
             hasher.key(&self.rows[rank as usize]);
         }
+    }
+
+    /// The key of a run of models shown with their downloads and likes.
+    pub fn ranked_key(&self, hasher: &mut KeyHasher, models: &[&ModelSummary], ranks: &[u32]) {
+        self.rows_key(hasher, ranks);
+        for &rank in ranks {
+            hasher.key(&counts_key(models[rank as usize]));
+        }
+    }
+}
+
+/// The orders a listing is ranked in besides by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranking {
+    /// Most downloaded first.
+    Downloads,
+    /// Most liked first, then most downloaded.
+    Likes,
+}
+
+impl Ranking {
+    pub const ALL: [Ranking; 2] = [Ranking::Downloads, Ranking::Likes];
+
+    /// As named in paths.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ranking::Downloads => "downloads",
+            Ranking::Likes => "likes",
+        }
+    }
+
+    /// `a` before `b` (ranks, ties broken by name).
+    pub fn compare(self, models: &[&ModelSummary], a: u32, b: u32) -> Ordering {
+        let (x, y) = (models[a as usize], models[b as usize]);
+        let downloads = || y.downloads.unwrap_or(0).cmp(&x.downloads.unwrap_or(0));
+        let first = match self {
+            Ranking::Downloads => downloads(),
+            Ranking::Likes => y.likes.unwrap_or(0).cmp(&x.likes.unwrap_or(0)).then_with(downloads),
+        };
+        first.then(a.cmp(&b))
+    }
+}
+
+/// The first `most` of `ranks` in `order`.
+pub fn top_by(models: &[&ModelSummary], ranks: &[u32], order: Ranking, most: usize) -> Vec<u32> {
+    let mut ranks = ranks.to_vec();
+    let compare = |a: &u32, b: &u32| order.compare(models, *a, *b);
+    if most == 0 {
+        return Vec::new();
+    }
+    if ranks.len() > most {
+        ranks.select_nth_unstable_by(most - 1, compare);
+        ranks.truncate(most);
+    }
+    ranks.sort_unstable_by(compare);
+    ranks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(id: &str, downloads: u64, likes: u64) -> ModelSummary {
+        ModelSummary { id: id.into(), downloads: Some(downloads), likes: Some(likes), ..ModelSummary::default() }
+    }
+
+    #[test]
+    fn names_fold_case_and_tops_rank_by_counts_then_name() {
+        let mut models = [summary("b/B", 5, 1), summary("a/z", 9, 0), summary("B/a", 5, 7), summary("c/c", 1, 7)];
+        models.sort_by(by_name);
+        let ids: Vec<&str> = models.iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(ids, ["a/z", "B/a", "b/B", "c/c"]);
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Downloads, 10), [0, 1, 2, 3]);
+        assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Downloads, 2), [0, 1]);
+        assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Likes, 10), [1, 3, 2, 0]);
+        assert!(top_by(&refs, &[0, 1], Ranking::Likes, 0).is_empty());
     }
 }

@@ -1,23 +1,26 @@
 //! The listing pages: the home page, every task, library and namespace
-//! listing cut into numbered pages, the namespace index (namespaces by name,
-//! in pages too), the task and library indexes and the 404 page.
+//! listing, the namespace index, the task and library indexes and the 404
+//! page.
 //!
-//! Page 1 of a listing is its folder (`tasks/text-generation/`), page n is
-//! `page/n/` inside it; a namespace's pages are `<namespace>/-/page/n/`,
-//! since a model may be called `page` but never `-`. Each page links the
-//! others through [`pager`], so every model is a few plain links from the
-//! home page (home, namespaces, a page of them, a namespace, the model).
+//! A task's or library's front page (`tasks/<key>/`) shows its
+//! `page_size` most downloaded models with their downloads (it changes
+//! with them, as the home page does) and, past that many models, links the
+//! listing by name: pages cut at content-defined boundaries and named by
+//! their first model (see [`folders`](super::folders)), which show no
+//! downloads and so change only when a model on them is added, removed or
+//! edited. A namespace's front page is its first page by name. So every
+//! model is a few plain links from the home page (home, a task, library or
+//! namespace, an index page or two, a page of models, the model).
 
 use modelpages_render::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
     render_not_found_page, render_task_page, render_tasks_page, LibraryListing, ModelListingPage, ModelSummary,
-    NamespaceListing, TaskListing,
+    NamespaceListing, NamespacesPage, Pager, TaskListing,
 };
 
 use super::file::{KeyHasher, ListingFile};
-use super::folders::PagedFolder;
-use super::groups::{Groups, ListingInput};
-use super::pager::{page_count, pager};
+use super::folders::{hash_links, paged_files, pages_from_front, stats_path, KeyedFolder, PageFile};
+use super::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::libraries::library_link;
 
 /// What a model listing is of.
@@ -36,6 +39,15 @@ impl Subject {
             Subject::Namespace(ns) => format!("namespace {ns}"),
         }
     }
+
+    fn render(&self, input: &ListingInput<'_>, page: &ModelListingPage<'_>) -> Result<String, modelpages_render::TemplateError> {
+        let ListingInput { templates, site, .. } = *input;
+        match self {
+            Subject::Task(task) => render_task_page(templates, site, task, page),
+            Subject::Library(library) => render_library_page(templates, site, library, page),
+            Subject::Namespace(ns) => render_namespace_page(templates, site, ns, page),
+        }
+    }
 }
 
 /// The pages of every listing, and the site's other small pages.
@@ -48,10 +60,11 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
         Ok(render_not_found_page(templates, site)?.into_bytes())
     }));
 
-    let top = (0..models.len().min(input.settings.page_size) as u32).collect::<Vec<_>>();
+    let all: Vec<u32> = (0..models.len() as u32).collect();
+    let top = top_by(models, &all, Ranking::Downloads, input.settings.page_size);
     let mut key = KeyHasher::new("home");
     key.num(models.len() as u64);
-    groups.rows_key(&mut key, &top);
+    groups.ranked_key(&mut key, models, &top);
     files.push(ListingFile::lazy("index.html".into(), key.finish(), move || {
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
         Ok(render_index_page(templates, site, &top, models.len())?.into_bytes())
@@ -92,79 +105,150 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
 
     for (task, ranks) in &groups.tasks {
         let link = input.tasks.link(&task.key, site).expect("a catalogue task");
-        model_listing(input, groups, Subject::Task(link), ranks, PagedFolder::task(&task.key), &mut files);
+        let front = format!("tasks/{}/", task.key);
+        ranked_listing(input, groups, Subject::Task(link), ranks, KeyedFolder::task(&task.key), front, &mut files);
     }
     for (library, ranks) in &groups.libraries {
-        model_listing(input, groups, Subject::Library(library_link(library, site)), ranks, PagedFolder::library(&library.key), &mut files);
+        let front = format!("libraries/{}/", library.key);
+        let subject = Subject::Library(library_link(library, site));
+        ranked_listing(input, groups, subject, ranks, KeyedFolder::library(&library.key), front, &mut files);
     }
     for (namespace, ranks) in &groups.namespaces {
-        model_listing(input, groups, Subject::Namespace((*namespace).to_owned()), ranks, PagedFolder::namespace(namespace), &mut files);
+        namespace_listing(input, groups, namespace, ranks, &mut files);
     }
     namespace_index(input, groups, &mut files);
     files
 }
 
-/// The pages of one model listing.
-fn model_listing<'a>(
+/// A task's or library's pages: its front page, with its most downloaded
+/// models and (past `page_size` of them) links to its pages by name, and
+/// those pages.
+fn ranked_listing<'a>(
     input: &'a ListingInput<'a>,
     groups: &'a Groups<'a>,
     subject: Subject,
     ranks: &'a [u32],
-    folder: PagedFolder,
+    folder: KeyedFolder,
+    front: String,
     files: &mut Vec<ListingFile<'a>>,
 ) {
-    let per_page = input.settings.page_size;
-    let pages = page_count(ranks.len(), per_page);
-    for page in 1..=pages {
-        let rows = &ranks[((page - 1) * per_page).min(ranks.len())..(page * per_page).min(ranks.len())];
-        let model_count = (page == 1).then_some(ranks.len());
-        let mut key = KeyHasher::new("model listing page");
-        key.str(&subject.name()).num(page as u64).num(pages as u64).opt_num(model_count.map(|c| c as u64));
-        groups.rows_key(&mut key, rows);
-        let (subject, folder) = (subject.clone(), folder.clone());
-        let path = format!("{}index.html", folder.folder(page));
-        files.push(ListingFile::lazy(path, key.finish(), move || {
-            let ListingInput { templates, site, models, .. } = *input;
-            let models: Vec<&ModelSummary> = rows.iter().map(|&r| models[r as usize]).collect();
-            let pager = pager(page, pages, |n| format!("{}{}", site.base_path, folder.folder(n)));
-            let listing = ModelListingPage { models: &models, model_count, pager: &pager };
-            let html = match &subject {
-                Subject::Task(task) => render_task_page(templates, site, task, &listing)?,
-                Subject::Library(library) => render_library_page(templates, site, library, &listing)?,
-                Subject::Namespace(ns) => render_namespace_page(templates, site, ns, &listing)?,
-            };
-            Ok(html.into_bytes())
-        }));
+    let models = input.models;
+    let page_size = input.settings.page_size;
+    let top = top_by(models, ranks, Ranking::Downloads, page_size);
+    // Up to a page of models, the front page shows them all.
+    let (pages, front_links) = if ranks.len() > page_size {
+        let id = |i: usize| models[ranks[i] as usize].id.as_str();
+        paged_files(&folder, ranks.len(), &id, page_size, &input.site.base_path, &front)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let mut key = KeyHasher::new("listing front");
+    key.str(&subject.name()).num(ranks.len() as u64);
+    groups.ranked_key(&mut key, models, &top);
+    hash_links(&mut key, &front_links);
+    let front_subject = subject.clone();
+    files.push(ListingFile::lazy(format!("{front}index.html"), key.finish(), move || {
+        let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
+        let pager = Pager::default();
+        let page = ModelListingPage {
+            top: &top,
+            models: &[],
+            pages: &front_links,
+            model_count: Some(ranks.len()),
+            pager: &pager,
+            part: None,
+            stats: None,
+        };
+        Ok(front_subject.render(input, &page)?.into_bytes())
+    }));
+    for page in pages {
+        files.push(model_page(input, groups, &subject, ranks, page, None, None));
     }
 }
 
-/// `namespaces/`: every namespace by name with its model count, in pages.
+/// A namespace's pages: the first by name is its front page, with its
+/// model count and links to the others.
+fn namespace_listing<'a>(
+    input: &'a ListingInput<'a>,
+    groups: &'a Groups<'a>,
+    namespace: &'a str,
+    ranks: &'a [u32],
+    files: &mut Vec<ListingFile<'a>>,
+) {
+    let models = input.models;
+    let id = |i: usize| models[ranks[i] as usize].id.as_str();
+    let folder = KeyedFolder::namespace(namespace);
+    let subject = Subject::Namespace(namespace.to_owned());
+    let stats = format!("{}{}", input.site.base_path, stats_path(namespace, input.settings.stats_files));
+    for (page, is_front) in pages_from_front(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path) {
+        files.push(model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len()), Some(stats.clone())));
+    }
+}
+
+/// One page by name of a model listing (or one of its index pages).
+fn model_page<'a>(
+    input: &'a ListingInput<'a>,
+    groups: &'a Groups<'a>,
+    subject: &Subject,
+    ranks: &'a [u32],
+    page: PageFile,
+    model_count: Option<usize>,
+    stats: Option<String>,
+) -> ListingFile<'a> {
+    let rows: &'a [u32] = if page.level == 0 { &ranks[page.entries.clone()] } else { &[] };
+    let mut key = KeyHasher::new("model listing page");
+    key.str(&subject.name()).opt_num(model_count.map(|c| c as u64)).opt_str(stats.as_deref());
+    page.key_links(&mut key);
+    groups.rows_key(&mut key, rows);
+    let subject = subject.clone();
+    ListingFile::lazy(format!("{}index.html", page.folder), key.finish(), move || {
+        let models: Vec<&ModelSummary> = rows.iter().map(|&r| input.models[r as usize]).collect();
+        let listing = ModelListingPage {
+            top: &[],
+            models: &models,
+            pages: &page.links,
+            model_count,
+            pager: &page.pager,
+            part: page.part.as_deref(),
+            stats: stats.as_deref(),
+        };
+        Ok(subject.render(input, &listing)?.into_bytes())
+    })
+}
+
+/// `namespaces/`: every namespace by name with its model count, in pages
+/// cut like the model listings.
 fn namespace_index<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files: &mut Vec<ListingFile<'a>>) {
-    let per_page = input.settings.page_size;
     let all = &groups.namespaces;
-    let pages = page_count(all.len(), per_page);
-    let folder = PagedFolder::namespace_index();
-    for page in 1..=pages {
-        let rows = &all[((page - 1) * per_page).min(all.len())..(page * per_page).min(all.len())];
-        let namespace_count = (page == 1).then_some(all.len());
+    let name = |i: usize| all[i].0;
+    let folder = KeyedFolder::namespace_index();
+    for (page, is_front) in pages_from_front(&folder, all.len(), &name, input.settings.page_size, &input.site.base_path) {
+        let rows = if page.level == 0 { &all[page.entries.clone()] } else { &all[0..0] };
+        let namespace_count = is_front.then_some(all.len());
         let mut key = KeyHasher::new("namespace index page");
-        key.num(page as u64).num(pages as u64).opt_num(namespace_count.map(|c| c as u64));
+        key.opt_num(namespace_count.map(|c| c as u64));
+        page.key_links(&mut key);
         for (name, ranks) in rows {
             key.str(name).num(ranks.len() as u64);
         }
-        let folder = folder.clone();
-        files.push(ListingFile::lazy(format!("{}index.html", folder.folder(page)), key.finish(), move || {
+        files.push(ListingFile::lazy(format!("{}index.html", page.folder), key.finish(), move || {
             let ListingInput { templates, site, .. } = *input;
-            let rows: Vec<NamespaceListing> = rows
+            let namespaces: Vec<NamespaceListing> = rows
                 .iter()
                 .map(|(name, ranks)| NamespaceListing {
                     name: (*name).to_owned(),
-                    url: format!("{}{}", site.base_path, PagedFolder::namespace(name).first),
+                    url: format!("{}{}", site.base_path, KeyedFolder::namespace(name).folder(0, None)),
                     model_count: ranks.len(),
                 })
                 .collect();
-            let pager = pager(page, pages, |n| format!("{}{}", site.base_path, folder.folder(n)));
-            Ok(render_namespaces_page(templates, site, &rows, namespace_count, &pager)?.into_bytes())
+            let listing = NamespacesPage {
+                namespaces: &namespaces,
+                pages: &page.links,
+                namespace_count,
+                pager: &page.pager,
+                part: page.part.as_deref(),
+            };
+            Ok(render_namespaces_page(templates, site, &listing)?.into_bytes())
         }));
     }
 }

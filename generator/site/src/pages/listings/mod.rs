@@ -4,24 +4,33 @@
 //! rebuild renders and writes only the files whose key changed, and removes
 //! those no longer listed; the manifest keeps the keys between builds.
 //!
+//! Two rules keep a day of hub changes (every model's downloads moved, a
+//! few models added, removed or edited) from rewriting much of the site:
+//! - Downloads and likes appear only in files meant to follow them: the
+//!   stats files ([`stats`]), the front pages and home page (the most
+//!   downloaded), the search's tops and ranked listings. Every other
+//!   listing is by name and shows no figure.
+//! - Lists by name are cut into pages at content-defined boundaries and
+//!   named by their first entry ([`keyed`]), so adding or removing a model
+//!   changes a page or two, not every page after it.
+//!
 //! The files, all cut so that none grows with the hub past a bounded size
-//! (see [`ListingSettings`]):
-//! - [`html`]: the home page, the task, library and namespace listings in
-//!   numbered pages (`tasks/<key>/`, `tasks/<key>/page/2/`, `<namespace>/`,
-//!   `<namespace>/-/page/2/`), the namespace index and the task and library
-//!   indexes and the 404 page; [`folders`] says where each listing's pages
-//!   go, [`pager`] which pages each page links to;
+//! (see [`ListingSettings`](crate::settings::ListingSettings)):
+//! - [`html`]: the home page, the task, library and namespace listings,
+//!   the namespace index, the task and library indexes and the 404 page;
+//!   [`folders`] says where each listing's pages go and what they link;
 //! - [`sitemap`]: `sitemap.xml`, a sitemap index once one file is not
 //!   enough, and `robots.txt`, which points to it;
-//! - [`api`]: `api/libraries.json`, `api/tasks.json` and their paged id lists;
-//! - [`search`]: the search island's files.
+//! - [`api`]: `api/libraries.json`, `api/tasks.json` and their pages of ids;
+//! - [`search`]: the search island's files;
+//! - [`stats`]: every model's downloads and likes.
 //!
-//! Every listing takes models in listing order: most downloaded first, the
-//! id breaking ties. [`Groups`] (in [`groups`]) sorts them into tasks,
-//! libraries, namespaces and task-and-library pairs once for all of them.
+//! Listings take models by name ([`groups::by_name`]); [`Groups`] (in
+//! [`groups`]) sorts them into tasks, libraries, namespaces and
+//! task-and-library pairs once for all of them.
 //!
 //! This module only gathers the files; the pieces every kind of file shares
-//! ([`file`], [`groups`], [`folders`], [`pager`]) sit below the kinds, so
+//! ([`file`], [`groups`], [`keyed`], [`folders`]) sit below the kinds, so
 //! no kind imports another.
 
 pub mod api;
@@ -29,19 +38,33 @@ pub mod file;
 pub mod folders;
 pub mod groups;
 pub mod html;
-pub mod pager;
+pub mod keyed;
 pub mod search;
 pub mod sitemap;
+pub mod stats;
 pub mod write;
 
-pub use file::{KeyHasher, ListingError, ListingFile};
-pub use groups::{Groups, ListingInput};
+use std::sync::Arc;
 
-/// Every listing file of the site, from its models.
-pub fn listing_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, search: &'a search::SearchFiles) -> Vec<ListingFile<'a>> {
+use modelpages_render::ModelSummary;
+
+pub use file::{KeyHasher, ListingError, ListingFile};
+pub use groups::{by_name, Groups, ListingInput};
+
+/// Every listing file of the site, from its models. `with_pages` are every
+/// model with a page, hidden ones too (the stats files hold them), by name.
+pub fn listing_files<'a>(
+    input: &'a ListingInput<'a>,
+    groups: &'a Groups<'a>,
+    search: &'a search::SearchFiles,
+    with_pages: Arc<Vec<&'a ModelSummary>>,
+) -> Vec<ListingFile<'a>> {
     let mut files = html::html_files(input, groups);
-    files.extend(sitemap::sitemap_files(input, groups));
+    let pages: Vec<String> =
+        files.iter().filter_map(|f| f.path.strip_suffix("index.html")).filter(|p| *p != "404.html").map(str::to_owned).collect();
+    files.extend(sitemap::sitemap_files(input, pages));
     files.extend(api::api_files(input, groups));
     files.extend(search.files(input, groups));
+    files.extend(stats::stats_files(input, with_pages));
     files
 }

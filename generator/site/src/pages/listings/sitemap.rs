@@ -1,20 +1,23 @@
 //! `sitemap.xml` and `robots.txt`, which need absolute URLs from `--base-url`.
 //!
-//! The sitemap lists the home page, every page of every listing and every
-//! model page. The protocol allows 50,000 URLs and 50 MB per file; files
-//! here hold at most `sitemap_urls` URLs and [`MAX_LISTING_FILE_BYTES`]
-//! bytes. A site that fits in one file gets `sitemap.xml` alone; a larger
-//! one gets `sitemaps/1.xml`, `sitemaps/2.xml`, ... and `sitemap.xml`
-//! becomes the index of them. Models are listed by namespace and name, so
-//! a model whose downloads change moves in no sitemap file.
+//! The sitemap lists the home page, every listing page and every model
+//! page, sorted by address. The protocol allows 50,000 URLs and 50 MB per
+//! file; files here hold at most `sitemap_urls` URLs and
+//! [`MAX_LISTING_FILE_BYTES`] bytes. A site that fits in one file gets
+//! `sitemap.xml` alone; a larger one gets `sitemaps/first.xml` and
+//! `sitemaps/<hash>.xml`, cut at content-defined boundaries and named by a
+//! hash of their first address (see `keyed`), and `sitemap.xml` becomes
+//! the index of them. So a model added or removed changes one sitemap file
+//! (and the index only when a file splits or merges), and a model whose
+//! downloads change changes none.
 
 use std::sync::Arc;
 
 use modelpages_render::escape_html;
 
 use super::file::{KeyHasher, ListingFile};
-use super::folders::{listing_folders, PagedFolder};
-use super::groups::{Groups, ListingInput};
+use super::keyed::{boundary_hash, pages, Cut};
+use super::groups::ListingInput;
 use crate::settings::MAX_LISTING_FILE_BYTES;
 
 const URLSET_HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
@@ -33,94 +36,54 @@ fn url_line_len(base_url: &str, path: &str) -> usize {
     "  <url><loc></loc></url>\n".len() + escaped(base_url) + escaped(path)
 }
 
-/// One URL of the sitemap, kept small: a million of them are listed.
-#[derive(Clone, Copy)]
-enum Loc {
-    Home,
-    /// Page `page` of listing folder `folder` (an index into the folders).
-    Page { folder: u32, page: u32 },
-    /// A model's page, by rank.
-    Model(u32),
-}
-
-/// `sitemap.xml`, `sitemaps/<n>.xml` when one file is not enough, and
-/// `robots.txt`, which names the sitemap.
-pub fn sitemap_files<'a>(input: &'a ListingInput<'a>, groups: &Groups<'a>) -> Vec<ListingFile<'a>> {
+/// `sitemap.xml`, `sitemaps/<name>.xml` when one file is not enough, and
+/// `robots.txt`, which names the sitemap. `pages` are the folders of the
+/// listing pages, relative to the site root (the home page is `""`).
+pub fn sitemap_files<'a>(input: &'a ListingInput<'a>, pages: Vec<String>) -> Vec<ListingFile<'a>> {
     let mut files = vec![ListingFile::ready("robots.txt".into(), robots_txt(input.base_url).into_bytes())];
-    files.extend(sitemaps(input, groups));
+    files.extend(sitemaps(input, pages));
     files
 }
 
-/// `sitemap.xml`, and `sitemaps/<n>.xml` when one file is not enough.
-fn sitemaps<'a>(input: &'a ListingInput<'a>, groups: &Groups<'a>) -> Vec<ListingFile<'a>> {
+/// `sitemap.xml`, and `sitemaps/<name>.xml` when one file is not enough.
+fn sitemaps<'a>(input: &'a ListingInput<'a>, mut paths: Vec<String>) -> Vec<ListingFile<'a>> {
     let base_url = input.base_url;
-    let folders: Arc<Vec<(PagedFolder, usize)>> = Arc::new(listing_folders(input, groups));
-    let mut locs: Vec<Loc> = vec![Loc::Home];
-    for (i, (_, pages)) in folders.iter().enumerate() {
-        locs.extend((1..=*pages).map(|page| Loc::Page { folder: i as u32, page: page as u32 }));
-    }
-    for (_, ranks) in &groups.namespaces {
-        let mut ranks = ranks.clone();
-        ranks.sort_unstable_by(|a, b| input.models[*a as usize].id.cmp(&input.models[*b as usize].id));
-        locs.extend(ranks.into_iter().map(Loc::Model));
-    }
-    let path = {
-        let folders = Arc::clone(&folders);
-        move |loc: Loc| -> String {
-            match loc {
-                Loc::Home => String::new(),
-                Loc::Page { folder, page } => folders[folder as usize].0.folder(page as usize),
-                Loc::Model(rank) => format!("{}/", input.models[rank as usize].id),
-            }
-        }
-    };
-    let lengths: Vec<usize> = locs.iter().map(|loc| url_line_len(base_url, &path(*loc))).collect();
-    let chunks = cut(&lengths, input.settings.sitemap_urls, MAX_LISTING_FILE_BYTES - URLSET_HEAD.len() - URLSET_TAIL.len());
-    let locs = Arc::new(locs);
+    paths.extend(input.models.iter().map(|m| format!("{}/", m.id)));
+    paths.sort_unstable();
+    let lengths: Vec<usize> = paths.iter().map(|path| url_line_len(base_url, path)).collect();
+    let line_bytes = |i: usize| lengths[i];
+    let cut = Cut { bytes: Some((&line_bytes, MAX_LISTING_FILE_BYTES - URLSET_HEAD.len() - URLSET_TAIL.len())), ..Cut::at_most(input.settings.sitemap_urls) };
+    let runs = pages(paths.len(), |i| &paths[i], &cut);
+    let paths = Arc::new(paths);
     let urlset = |file: String, range: std::ops::Range<usize>| {
         let mut key = KeyHasher::new("sitemap");
-        for loc in &locs[range.clone()] {
-            key.str(&path(*loc));
+        for path in &paths[range.clone()] {
+            key.str(path);
         }
-        let (locs, path) = (Arc::clone(&locs), path.clone());
+        let paths = Arc::clone(&paths);
         ListingFile::lazy(file, key.finish(), move || {
             let mut xml = String::from(URLSET_HEAD);
-            for loc in &locs[range.clone()] {
-                xml.push_str(&url_line(base_url, &path(*loc)));
+            for path in &paths[range.clone()] {
+                xml.push_str(&url_line(base_url, path));
             }
             xml.push_str(URLSET_TAIL);
             Ok(xml.into_bytes())
         })
     };
-    if chunks.len() == 1 {
-        return vec![urlset("sitemap.xml".into(), chunks[0].clone())];
+    if runs.len() <= 1 {
+        return vec![urlset("sitemap.xml".into(), runs.first().cloned().unwrap_or(0..0))];
     }
     let mut index = String::from(INDEX_HEAD);
-    let mut files = Vec::with_capacity(chunks.len() + 1);
-    for (n, range) in chunks.into_iter().enumerate() {
-        let file = format!("sitemaps/{}.xml", n + 1);
+    let mut files = Vec::with_capacity(runs.len() + 1);
+    for (n, range) in runs.into_iter().enumerate() {
+        let name = if n == 0 { "first".to_owned() } else { format!("{:016x}", boundary_hash(&paths[range.start])) };
+        let file = format!("sitemaps/{name}.xml");
         index.push_str(&format!("  <sitemap><loc>{}</loc></sitemap>\n", escape_html(&format!("{base_url}{file}"))));
         files.push(urlset(file, range));
     }
     index.push_str(INDEX_TAIL);
     files.push(ListingFile::ready("sitemap.xml".into(), index.into_bytes()));
     files
-}
-
-/// Cuts lines (given by their lengths) into runs of at most `most` lines
-/// and `bytes` bytes (a line longer than that alone gets a run of its own).
-fn cut(lengths: &[usize], most: usize, bytes: usize) -> Vec<std::ops::Range<usize>> {
-    let mut runs = Vec::new();
-    let (mut start, mut size) = (0, 0);
-    for (i, len) in lengths.iter().enumerate() {
-        if i > start && (i - start == most || size + len > bytes) {
-            runs.push(start..i);
-            (start, size) = (i, 0);
-        }
-        size += len;
-    }
-    runs.push(start..lengths.len());
-    runs
 }
 
 /// Allows everything and names the sitemap, which must be an absolute URL.
@@ -133,15 +96,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_escaped_and_runs_respect_both_limits() {
+    fn lines_are_escaped_and_measured() {
         assert_eq!(url_line("https://hub.example/", "c/d&e/"), "  <url><loc>https://hub.example/c/d&amp;e/</loc></url>\n");
         for (base, path) in [("https://hub.example/", "c/d&e/"), ("/", ""), ("/a&b/", "x<y>\"'/")] {
             assert_eq!(url_line_len(base, path), url_line(base, path).len(), "{base} {path}");
         }
-        let lines: Vec<usize> = (0..10).map(|i| 10 + i).collect();
-        assert_eq!(cut(&lines, 3, 1000), [0..3, 3..6, 6..9, 9..10]);
-        assert_eq!(cut(&lines, 100, 30), [0..2, 2..4, 4..6, 6..7, 7..8, 8..9, 9..10]);
-        assert_eq!(cut(&lines[..1], 1, 5), [0..1], "a long line alone");
         assert_eq!(robots_txt("/"), "User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n");
     }
 }

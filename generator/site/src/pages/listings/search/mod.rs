@@ -6,13 +6,18 @@
 //!   library together), the sizes the files were cut to, and the first hops
 //!   into the word trie. No model is named in it, so it stays a few
 //!   kilobytes at any scale.
-//! - `search/words/<letter>/<prefix>.json`, the shards of the word trie
-//!   ([`trie`]): for a word prefix, the models with a word starting with it,
-//!   most downloaded first, all of them or the most downloaded `cap`.
-//! - `search/<scope>/<order>/<page>.json`, listings ([`lists`]) for browsing
-//!   without a query: all models, those of a task, of a library, of a task
-//!   and a library together, or of a namespace; by downloads (every page),
-//!   by likes and by name (the first `sorted_models`).
+//! - `search/words/<letter>/<prefix>.json`, the leaves of the word trie
+//!   ([`trie`], [`shards`]): for a word prefix, every model with a word
+//!   starting with it, by name; and for a prefix with more than `cap` of
+//!   them, `search/top/<letter>/<prefix>.json`: its longer prefixes and its
+//!   `cap` most downloaded models. Only the tops show downloads, so only
+//!   they change when downloads move.
+//! - `search/<scope>/...`, listings ([`lists`]) for browsing without a
+//!   query: all models, those of a task, of a library, of a task and a
+//!   library together, or of a namespace; by name (every model, in pages
+//!   named by their first id), and by downloads and by likes (the first
+//!   `ranked_models`, but for namespaces, which the island sorts from their
+//!   stats files).
 //!
 //! What the island does with them is said in `site-src/islands/search-data.ts`.
 
@@ -23,29 +28,40 @@ pub mod trie;
 pub mod words;
 
 use modelpages_render::ModelSummary;
+use rayon::prelude::*;
 
 use crate::pages::listings::file::ListingFile;
-use crate::pages::listings::groups::{Groups, ListingInput};
+use crate::pages::listings::groups::{Groups, ListingInput, Ranking};
 use crate::settings::ListingSettings;
 
 /// The word trie of a site's models, from which its search files are made.
 pub struct SearchFiles {
     tree: trie::ShardTree,
+    /// Whether a prefix is a node larger than a shard (its file is a top).
+    capped: Box<dyn Fn(&str) -> bool + Send + Sync>,
     /// Every rank, for the listing of all models.
     all: Vec<u32>,
 }
 
 impl SearchFiles {
-    /// Indexes `models` (in listing order) and cuts the index into shards.
+    /// Indexes `models` (by name) and cuts the index into shards.
     pub fn build(models: &[&ModelSummary], settings: &ListingSettings) -> SearchFiles {
         let index = trie::WordIndex::build(models);
-        SearchFiles { tree: trie::build_shards(&index, settings.shard_models), all: (0..models.len() as u32).collect() }
+        let all: Vec<u32> = (0..models.len() as u32).collect();
+        let mut by_downloads = all.clone();
+        by_downloads.par_sort_unstable_by(|a, b| Ranking::Downloads.compare(models, *a, *b));
+        let popularity = trie::Popularity::of(by_downloads);
+        let tree = trie::build_shards(&index, settings.shard_models, &popularity);
+        let nodes: std::collections::HashSet<String> = tree.shards.iter().filter(|s| !s.complete).map(|s| s.prefix.clone()).collect();
+        SearchFiles { tree, capped: Box::new(move |prefix| nodes.contains(prefix)), all }
     }
 
     /// Every file of the search: manifest, shards and listings.
     pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
-        let mut files = vec![manifest::manifest_file(input, groups, &self.tree.roots)];
-        files.extend(self.tree.shards.iter().map(|shard| shards::shard_file(shard, input.models, groups)));
+        let capped = &self.capped;
+        let roots: Vec<(&str, bool)> = self.tree.roots.iter().map(|r| (r.as_str(), capped(r))).collect();
+        let mut files = vec![manifest::manifest_file(input, groups, &roots)];
+        files.extend(self.tree.shards.iter().map(|shard| shards::shard_file(shard, input.models, groups, capped)));
         files.extend(lists::list_files(input, groups, &self.all));
         files
     }

@@ -1,18 +1,29 @@
-//! The shard files of the word trie ([`super::trie`]):
-//! `search/words/<first letter>/<prefix>.json`.
+//! The files of the word trie ([`super::trie`]).
+//!
+//! A leaf, `search/words/<first letter>/<prefix>.json`, lists every model
+//! with a word starting with `prefix`, by name, without figures:
 //!
 //! ```json
-//! {"prefix": "lla", "count": 1234, "complete": false, "children": ["llam", "llav"],
-//!  "strings": ["text-generation", "transformers", "gguf"],
-//!  "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
+//! {"prefix": "llava", "complete": true, "strings": ["image-text-to-text", "transformers", "gguf"],
+//!  "models": [["ns/name", task, library, [words]], ...]}
 //! ```
 //!
-//! `models` are the most downloaded of the `count` models with a word
-//! starting with `prefix` (all of them when `complete`). Task and library
-//! are indexes into `strings` (-1 for none); `words` are indexes of the
-//! model's words that do not come from its id (the island takes those from
-//! the id itself), so the island can check every word of a query against a
-//! model it found by one.
+//! A larger node, `search/top/<first letter>/<prefix>.json`, names about
+//! how many models it stands for (two significant digits), its longer
+//! prefixes (each with whether it is a node too, so the island knows which
+//! file to fetch) and its most downloaded models, with their figures:
+//!
+//! ```json
+//! {"prefix": "lla", "complete": false, "about": 12000, "children": [["llam", true], ["llav", false]],
+//!  "strings": [...], "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
+//! ```
+//!
+//! So the word files hold no downloads and stay as they are while the
+//! downloads move; only the nodes' files, the tops, follow them, and a walk
+//! down the trie is still one file a hop. Task and library are indexes into
+//! `strings` (-1 for none); `words` are indexes of the model's words that
+//! do not come from its id (the island takes those from the id itself), so
+//! the island can check every word of a query against a model it found by one.
 
 use std::borrow::Cow;
 
@@ -25,10 +36,15 @@ use super::words::{model_words, words};
 use crate::pages::listings::file::{KeyHasher, ListingFile};
 use crate::pages::listings::groups::Groups;
 
-/// Where the shard of `prefix` is, relative to the site root.
-pub fn shard_path(prefix: &str) -> String {
+/// Where the file of the node `prefix` is, relative to the site root: a
+/// leaf's word file, or (`capped`) a larger node's top.
+pub fn shard_path(prefix: &str, capped: bool) -> String {
+    prefixed_path(if capped { "top" } else { "words" }, prefix)
+}
+
+fn prefixed_path(kind: &str, prefix: &str) -> String {
     let first = &prefix[..prefix.chars().next().map_or(0, char::len_utf8)];
-    format!("search/words/{first}/{prefix}.json")
+    format!("search/{kind}/{first}/{prefix}.json")
 }
 
 /// Strings shared by the rows of one file, each written once. The island
@@ -50,28 +66,69 @@ impl<'a> StringTable<'a> {
     }
 }
 
+/// A leaf's model: id, task, library, the indexes of its other words.
+type LeafRow<'a> = (&'a str, i64, i64, Vec<i64>);
+/// A top's model: id, downloads, likes, task, library, other words.
+type TopRow<'a> = (&'a str, u64, u64, i64, i64, Vec<i64>);
+
 #[derive(Serialize)]
-struct ShardDoc<'a> {
+struct LeafDoc<'a> {
     prefix: &'a str,
-    count: u32,
     complete: bool,
-    children: &'a [String],
     strings: Vec<Cow<'a, str>>,
-    models: Vec<(&'a str, u64, u64, i64, i64, Vec<i64>)>,
+    models: Vec<LeafRow<'a>>,
 }
 
-/// The file of one shard.
-pub fn shard_file<'a>(shard: &'a Shard, models: &'a [&'a ModelSummary], groups: &Groups<'_>) -> ListingFile<'a> {
-    let mut key = KeyHasher::new("shard");
-    key.str(&shard.prefix).num(shard.count.into()).num(shard.complete.into()).num(shard.children.len() as u64);
-    for child in &shard.children {
-        key.str(child);
+#[derive(Serialize)]
+struct TopDoc<'a> {
+    prefix: &'a str,
+    complete: bool,
+    about: u64,
+    children: Vec<(&'a str, bool)>,
+    strings: Vec<Cow<'a, str>>,
+    models: Vec<TopRow<'a>>,
+}
+
+/// `n` to two significant digits: 12,345 is 12,000.
+pub fn about(n: u64) -> u64 {
+    if n < 100 {
+        return n;
     }
-    groups.rows_key(&mut key, &shard.entries);
-    ListingFile::lazy(shard_path(&shard.prefix), key.finish(), move || Ok(shard_json(shard, models)))
+    let unit = 10u64.pow(n.ilog10() - 1);
+    (n + unit / 2) / unit * unit
 }
 
-fn shard_json(shard: &Shard, models: &[&ModelSummary]) -> Vec<u8> {
+/// The file of one node: a leaf's word file, or a larger node's top.
+/// `capped` says which of the prefixes are larger nodes.
+pub fn shard_file<'a>(
+    shard: &'a Shard,
+    models: &'a [&'a ModelSummary],
+    groups: &Groups<'_>,
+    capped: &'a (dyn Fn(&str) -> bool + Sync),
+) -> ListingFile<'a> {
+    if shard.complete {
+        let mut key = KeyHasher::new("search leaf");
+        key.str(&shard.prefix);
+        groups.rows_key(&mut key, &shard.entries);
+        return ListingFile::lazy(shard_path(&shard.prefix, false), key.finish(), move || Ok(rows_json(shard, models, None)));
+    }
+    let about = about(shard.count.into());
+    let mut key = KeyHasher::new("search top");
+    key.str(&shard.prefix).num(about);
+    for child in &shard.children {
+        key.str(child).num(u64::from(capped(child)));
+    }
+    groups.ranked_key(&mut key, models, &shard.entries);
+    ListingFile::lazy(shard_path(&shard.prefix, true), key.finish(), move || {
+        let children = shard.children.iter().map(|c| (c.as_str(), capped(c))).collect();
+        Ok(rows_json(shard, models, Some((about, children))))
+    })
+}
+
+/// A leaf's word file, or (with its `about` count and its children) a
+/// node's top: each model's id, task, library and the indexes of its words
+/// that do not come from its id, and in a top its downloads and likes.
+fn rows_json<'a>(shard: &'a Shard, models: &[&'a ModelSummary], top: Option<(u64, Vec<(&'a str, bool)>)>) -> Vec<u8> {
     let all_words: Vec<(usize, Vec<String>)> = shard
         .entries
         .iter()
@@ -81,25 +138,36 @@ fn shard_json(shard: &Shard, models: &[&ModelSummary]) -> Vec<u8> {
         })
         .collect();
     let mut table = StringTable::default();
-    let rows = shard
-        .entries
-        .iter()
-        .zip(&all_words)
-        .map(|(&r, (from_id, words))| {
-            let summary = models[r as usize];
-            let task = table.index(summary.task.as_deref());
-            let library = table.index(summary.library.as_deref());
-            let extra = words[*from_id..].iter().map(|w| table.index(Some(w.as_str()))).collect();
-            (summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra)
-        })
-        .collect();
-    let doc = ShardDoc {
-        prefix: &shard.prefix,
-        count: shard.count,
-        complete: shard.complete,
-        children: &shard.children,
-        strings: table.strings,
-        models: rows,
+    let mut leaf_rows = Vec::new();
+    let mut top_rows = Vec::new();
+    for (&r, (from_id, words)) in shard.entries.iter().zip(&all_words) {
+        let summary = models[r as usize];
+        let task = table.index(summary.task.as_deref());
+        let library = table.index(summary.library.as_deref());
+        let extra: Vec<i64> = words[(*from_id).min(words.len())..].iter().map(|w| table.index(Some(w.as_str()))).collect();
+        if top.is_some() {
+            top_rows.push((summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra));
+        } else {
+            leaf_rows.push((summary.id.as_str(), task, library, extra));
+        }
+    }
+    let prefix = &shard.prefix;
+    let bytes = match top {
+        Some((about, children)) => {
+            serde_json::to_vec(&TopDoc { prefix, complete: false, about, children, strings: table.strings, models: top_rows })
+        }
+        None => serde_json::to_vec(&LeafDoc { prefix, complete: true, strings: table.strings, models: leaf_rows }),
     };
-    serde_json::to_vec(&doc).expect("shards serialise")
+    bytes.expect("shards serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_rounded_to_two_digits() {
+        let rounded: Vec<u64> = [0, 7, 99, 100, 149, 12_345, 995_000, 1_000_000].into_iter().map(about).collect();
+        assert_eq!(rounded, [0, 7, 99, 100, 150, 12_000, 1_000_000, 1_000_000]);
+    }
 }

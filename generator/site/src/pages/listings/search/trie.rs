@@ -2,13 +2,16 @@
 //! browser fetches only the shards of the words it types.
 //!
 //! Every word of every model (see [`super::words`]) goes into a trie. A node
-//! is a prefix and holds the models that have a word starting with it, most
-//! downloaded first. A node whose models fit in a shard (`cap`) is a leaf
-//! and lists them all (`complete`); a larger one lists the `cap` most
-//! downloaded and has children, one per next letter, each named by the
+//! is a prefix and stands for the models that have a word starting with it.
+//! A node whose models fit in a shard (`cap`) is a leaf and lists them all
+//! (`complete`), by name; a larger one keeps the `cap` most downloaded
+//! (its top) and has children, one per next letter, each named by the
 //! longest prefix its words share (a radix trie: `synth-org-12` is one hop
 //! from `s`, not eleven). A node whose words are all the prefix itself (the
 //! word `transformers` on 45% of a hub) cannot be split and stays capped.
+//! Which node is a leaf depends on the models' words alone, never on their
+//! downloads, so a leaf changes only when a model of it is added, removed
+//! or re-tagged; only the tops follow the downloads.
 //!
 //! Building it: the distinct words are sorted, so a prefix's words are a
 //! contiguous range and every node is a range; the models of a range are
@@ -30,7 +33,7 @@ use super::words::{words, MAX_MODEL_WORDS};
 pub struct WordIndex {
     /// Sorted.
     pub words: Vec<Box<str>>,
-    /// Model ranks (positions in listing order) of word `i`:
+    /// Model ranks (positions in name order) of word `i`:
     /// `ranks[starts[i]..starts[i + 1]]`, ascending.
     starts: Vec<u32>,
     ranks: Vec<u32>,
@@ -62,7 +65,7 @@ fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<String>, mut found
 }
 
 impl WordIndex {
-    /// Indexes `models` (in listing order: rank 0 is the most downloaded).
+    /// Indexes `models` (by name: a model's rank is its position).
     pub fn build(models: &[&ModelSummary]) -> WordIndex {
         // Pass 1: the distinct words, sorted.
         let sets: Vec<HashSet<String>> = models
@@ -138,12 +141,13 @@ pub struct Shard {
     pub prefix: String,
     /// Models that have a word starting with `prefix`.
     pub count: u32,
-    /// Whether `entries` holds all `count` of them.
+    /// Whether `entries` holds all `count` of them (by name); if not, it
+    /// holds the `cap` most downloaded, most downloaded first.
     pub complete: bool,
     /// Longer prefixes, one per next letter, that together cover every word
     /// longer than `prefix`; empty for a complete shard.
     pub children: Vec<String>,
-    /// Ranks of the models listed, ascending (most downloaded first).
+    /// Ranks of the models listed.
     pub entries: Vec<u32>,
 }
 
@@ -154,12 +158,30 @@ pub struct ShardTree {
     pub shards: Vec<Shard>,
 }
 
+/// The models' order by downloads: `position[rank]` is a model's place in
+/// it (0: the most downloaded), `rank[position]` the model at a place.
+pub struct Popularity {
+    pub position: Vec<u32>,
+    pub rank: Vec<u32>,
+}
+
+impl Popularity {
+    /// From the ranks in order of downloads.
+    pub fn of(by_downloads: Vec<u32>) -> Popularity {
+        let mut position = vec![0u32; by_downloads.len()];
+        for (place, &rank) in by_downloads.iter().enumerate() {
+            position[rank as usize] = place as u32;
+        }
+        Popularity { position, rank: by_downloads }
+    }
+}
+
 /// Cuts `index` into shards of at most `cap` models each.
-pub fn build_shards(index: &WordIndex, cap: usize) -> ShardTree {
+pub fn build_shards(index: &WordIndex, cap: usize, popularity: &Popularity) -> ShardTree {
     let groups = child_groups(index, 0..index.words.len(), 0);
     let roots = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
-    let mut shards: Vec<Shard> =
-        groups.into_par_iter().flat_map_iter(|g| build_node(index, g.words, g.prefix_len, cap)).collect();
+    let build = Build { index, cap, popularity };
+    let mut shards: Vec<Shard> = groups.into_par_iter().flat_map_iter(|g| build.node(g.words, g.prefix_len)).collect();
     shards.sort_unstable_by(|a, b| a.prefix.cmp(&b.prefix));
     ShardTree { roots, shards }
 }
@@ -205,24 +227,35 @@ thread_local! {
     static MARKS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The node for the words `range`, which share `depth` bytes, and every node below it.
-fn build_node(index: &WordIndex, range: Range<usize>, depth: usize, cap: usize) -> Vec<Shard> {
-    let prefix = index.words[range.start][..depth].to_owned();
-    let (count, entries) = most_downloaded(index, range.clone(), cap);
-    if count as usize <= cap {
-        return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries }];
-    }
-    let groups = child_groups(index, range, depth);
-    let children: Vec<String> = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
-    let mut below: Vec<Shard> =
-        groups.into_par_iter().flat_map_iter(|g| build_node(index, g.words, g.prefix_len, cap)).collect();
-    below.push(Shard { prefix, count, complete: false, children, entries });
-    below
+/// What building a node needs.
+struct Build<'a> {
+    index: &'a WordIndex,
+    cap: usize,
+    popularity: &'a Popularity,
 }
 
-/// How many distinct models the words of `range` have, and the `cap` most
-/// downloaded of them (lowest ranks), ascending.
-fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize) -> (u32, Vec<u32>) {
+impl Build<'_> {
+    /// The node for the words `range`, which share `depth` bytes, and every node below it.
+    fn node(&self, range: Range<usize>, depth: usize) -> Vec<Shard> {
+        let index = self.index;
+        let prefix = index.words[range.start][..depth].to_owned();
+        let (count, top) = most_downloaded(index, range.clone(), self.cap, &self.popularity.position);
+        let mut entries: Vec<u32> = top.into_iter().map(|place| self.popularity.rank[place as usize]).collect();
+        if count as usize <= self.cap {
+            entries.sort_unstable();
+            return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries }];
+        }
+        let groups = child_groups(index, range, depth);
+        let children: Vec<String> = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
+        let mut below: Vec<Shard> = groups.into_par_iter().flat_map_iter(|g| self.node(g.words, g.prefix_len)).collect();
+        below.push(Shard { prefix, count, complete: false, children, entries });
+        below
+    }
+}
+
+/// How many distinct models the words of `range` have, and the places (in
+/// `position`, by downloads) of the `cap` most downloaded, ascending.
+fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize, position: &[u32]) -> (u32, Vec<u32>) {
     let mark = NEXT_MARK.fetch_add(1, Ordering::Relaxed);
     MARKS.with(|marks| {
         let mut marks = marks.borrow_mut();
@@ -238,11 +271,12 @@ fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize) -> (u32, 
             }
             *seen = mark;
             count += 1;
+            let place = position[rank as usize];
             if heap.len() < cap {
-                heap.push(rank);
-            } else if heap.peek().is_some_and(|top| rank < *top) {
+                heap.push(place);
+            } else if heap.peek().is_some_and(|top| place < *top) {
                 heap.pop();
-                heap.push(rank);
+                heap.push(place);
             }
         }
         (count, heap.into_sorted_vec())
@@ -286,14 +320,21 @@ mod tests {
         let models = corpus(600);
         let refs: Vec<&ModelSummary> = models.iter().collect();
         let index = WordIndex::build(&refs);
-        let tree = build_shards(&index, 25);
+        // Downloads in the reverse of name order: the tops are the last by name.
+        let popularity = Popularity::of((0..models.len() as u32).rev().collect());
+        let tree = build_shards(&index, 25, &popularity);
         assert!(tree.shards.len() > 20, "{} shards", tree.shards.len());
         let by_prefix: HashMap<&str, &Shard> = tree.shards.iter().map(|s| (s.prefix.as_str(), s)).collect();
         for shard in &tree.shards {
             let want = matching(&models, &shard.prefix);
             assert_eq!(shard.count as usize, want.len(), "{}", shard.prefix);
             assert_eq!(shard.complete, want.len() <= 25, "{}", shard.prefix);
-            assert_eq!(shard.entries, want[..want.len().min(25)], "{}", shard.prefix);
+            if shard.complete {
+                assert_eq!(shard.entries, want, "{}: every match, by name", shard.prefix);
+            } else {
+                let top: Vec<u32> = want.iter().rev().take(25).copied().collect();
+                assert_eq!(shard.entries, top, "{}: the most downloaded first", shard.prefix);
+            }
             for child in &shard.children {
                 assert!(child.starts_with(&shard.prefix) && child.len() > shard.prefix.len(), "{child} under {}", shard.prefix);
                 assert!(by_prefix.contains_key(child.as_str()), "child {child} has a shard");
@@ -320,7 +361,7 @@ mod tests {
         // A word on every model stays one capped shard without children.
         let one = summary("a/b", &["shared"]);
         let many: Vec<&ModelSummary> = std::iter::repeat_n(&one, 30).collect();
-        let tree = build_shards(&WordIndex::build(&many), 10);
+        let tree = build_shards(&WordIndex::build(&many), 10, &Popularity::of((0..30).collect()));
         let shared = tree.shards.iter().find(|s| s.prefix == "shared").expect("a shard for the word");
         assert_eq!((shared.count, shared.complete, shared.children.len(), shared.entries.len()), (30, false, 0, 10));
     }
@@ -329,8 +370,9 @@ mod tests {
     fn the_same_models_give_the_same_shards() {
         let models = corpus(300);
         let refs: Vec<&ModelSummary> = models.iter().collect();
-        let a = build_shards(&WordIndex::build(&refs), 10);
-        let b = build_shards(&WordIndex::build(&refs), 10);
+        let popularity = || Popularity::of((0..refs.len() as u32).collect());
+        let a = build_shards(&WordIndex::build(&refs), 10, &popularity());
+        let b = build_shards(&WordIndex::build(&refs), 10, &popularity());
         assert_eq!(a.roots, b.roots);
         assert_eq!(a.shards, b.shards);
     }
