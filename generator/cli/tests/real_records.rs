@@ -1,4 +1,4 @@
-//! Records shaped like real Hub API responses, end to end (issue 17): the
+//! Records shaped like real Hub API responses, end to end: the
 //! default corpus's real-shaped records (zephyr-7b-beta, t5-small,
 //! Meta-Llama-3-8B-Instruct, SDXL-Lightning and Llama-3.3-70B-Instruct as
 //! `?expand[]=inferenceProviderMapping` returns them, a long real id, a

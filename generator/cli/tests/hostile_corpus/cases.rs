@@ -262,7 +262,7 @@ fn cards(c: &Corpus) -> Vec<Case> {
     cases
 }
 
-/// Cards made to cost as much as they can (issue 16): each once took minutes
+/// Cards made to cost as much as they can: each once took minutes
 /// or gigabytes; now each is shown within the limits on what a card may cost.
 fn costly_cards(c: &Corpus) -> Vec<Case> {
     let code = "abcdefghij".repeat(10_000);
@@ -383,7 +383,7 @@ fn file_system(c: &Corpus) -> Vec<Case> {
 }
 
 /// One part of a model that would cost a page or the build far more than
-/// its size (issue 16): the model fails, or the part is dropped with a note.
+/// its size: the model fails, or the part is dropped with a note.
 fn input_limits(c: &Corpus) -> Vec<Case> {
     let noted = |name, expect, note: &str| Case { notes: vec![note.to_owned()], ..case(name, expect) };
     // A 100 KB anchor aliased 2,000 times: 200 MB once expanded.
@@ -429,7 +429,7 @@ fn input_limits(c: &Corpus) -> Vec<Case> {
     ]
 }
 
-/// The Hub's descriptive fields (issue 17) with hostile values: never a
+/// The Hub's descriptive fields with hostile values: never a
 /// failed model, one note per field naming it, no value copied into a note
 /// whole; and a provider task that is a payload.
 fn hub_fields(c: &Corpus) -> Vec<Case> {
