@@ -17,19 +17,18 @@ use common::*;
 struct Immutable(PathBuf);
 
 impl Immutable {
-    /// `None`, with the reason printed, where the file system or the
-    /// machine does not support it.
-    fn set(path: &Path) -> Option<Immutable> {
+    /// Fails the test where the attribute cannot be set (not root, or a
+    /// file system without it): the test that uses it is ignored by default
+    /// and run on purpose, so it must not pass without testing anything.
+    fn set(path: &Path) -> Immutable {
         match Command::new("chattr").arg("+i").arg(path).output() {
-            Ok(out) if out.status.success() => Some(Immutable(path.to_owned())),
-            Ok(out) => {
-                println!("skipped: chattr +i {} failed: {}", path.display(), String::from_utf8_lossy(&out.stderr).trim());
-                None
-            }
-            Err(err) => {
-                println!("skipped: chattr cannot run: {err}");
-                None
-            }
+            Ok(out) if out.status.success() => Immutable(path.to_owned()),
+            Ok(out) => panic!(
+                "chattr +i {} failed (needs root on ext4, xfs or btrfs): {}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+            Err(err) => panic!("chattr cannot run: {err}"),
         }
     }
 }
@@ -44,7 +43,12 @@ fn build_run(models: &Path, out: &Path) -> Run {
     build(models, out, &site_src())
 }
 
+/// Needs the immutable attribute, which only root can set. Permission bits
+/// cannot stand in: root ignores them, and renaming a folder within its
+/// parent needs no write permission on the folder itself. `make test` runs
+/// it when it runs as root.
 #[test]
+#[ignore = "sets the immutable attribute (chattr +i): needs root on ext4, xfs or btrfs; run with --ignored"]
 fn an_output_that_cannot_be_written_keeps_the_old_site() {
     let tmp = tempfile::tempdir().unwrap();
     let models = tmp.path().join("models");
@@ -58,7 +62,7 @@ fn an_output_that_cannot_be_written_keeps_the_old_site() {
     // The folder that holds the output refuses new entries: no staging
     // folder can be made beside the output.
     {
-        let Some(_guard) = Immutable::set(&parent) else { return };
+        let _guard = Immutable::set(&parent);
         let run = build_run(&models, &out);
         assert_eq!(run.code, 1, "{}", run.stderr);
         // The lock file (`.dist.lock`, which each build makes and removes),
@@ -72,7 +76,7 @@ fn an_output_that_cannot_be_written_keeps_the_old_site() {
     // The output itself cannot be replaced: the new site is complete but
     // the swap is refused at the last step.
     {
-        let Some(_guard) = Immutable::set(&out) else { return };
+        let _guard = Immutable::set(&out);
         let run = build_run(&models, &out);
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert!(run.stderr.contains(&format!("{}", out.display())), "names the path: {}", run.stderr);

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use modelpages_site::content_types;
 use modelpages_site::settings::DeploySettings;
 
 /// Hashed assets: never changed under the same name.
@@ -20,23 +21,8 @@ pub const SHORT: &str = "public, max-age=300";
 
 const DEFAULT_CACHE: [(&str, &str); 3] = [("assets/", IMMUTABLE), (".html", SHORT), ("*", SHORT)];
 
-const DEFAULT_TYPES: [(&str, &str); 12] = [
-    (".html", "text/html; charset=utf-8"),
-    (".css", "text/css; charset=utf-8"),
-    (".js", "text/javascript; charset=utf-8"),
-    (".json", "application/json"),
-    (".ipynb", "application/x-ipynb+json"),
-    (".xml", "application/xml"),
-    (".txt", "text/plain; charset=utf-8"),
-    (".svg", "image/svg+xml"),
-    (".png", "image/png"),
-    (".ico", "image/x-icon"),
-    (".woff2", "font/woff2"),
-    (".webmanifest", "application/manifest+json"),
-];
-
 /// Bytes no rule names.
-const UNKNOWN_TYPE: &str = "application/octet-stream";
+const UNKNOWN_TYPE: &str = content_types::UNKNOWN;
 
 /// The headers of every file, defaults overlaid with the settings.
 #[derive(Debug, Clone)]
@@ -50,8 +36,9 @@ impl Headers {
         let mut cache_control: BTreeMap<String, String> =
             DEFAULT_CACHE.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         cache_control.extend(settings.cache_control.iter().map(|(k, v)| (k.clone(), v.clone())));
+        // The site's own table, keyed as the settings key theirs (`.html`).
         let mut content_types: BTreeMap<String, String> =
-            DEFAULT_TYPES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            content_types::BY_EXTENSION.iter().map(|(ext, v)| (format!(".{ext}"), v.to_string())).collect();
         content_types.extend(settings.content_types.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())));
         Headers { cache_control, content_types }
     }
@@ -77,12 +64,10 @@ impl Headers {
     }
 }
 
-/// `.ext` of the file name of `rel`, lowercased; a dot file (`.nojekyll`)
-/// has none.
+/// `.ext` of the file name of `rel`, lowercased, as the settings' rules
+/// name it; a dot file (`.nojekyll`) has none.
 fn extension(rel: &str) -> Option<String> {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let dot = name.rfind('.').filter(|i| *i > 0)?;
-    Some(name[dot..].to_ascii_lowercase())
+    content_types::extension(rel).map(|ext| format!(".{ext}"))
 }
 
 #[cfg(test)]
@@ -100,6 +85,9 @@ mod tests {
         assert_eq!(headers.content_type("api/models/ns/m.json"), "application/json");
         assert_eq!(headers.content_type("NS/M/NOTEBOOK.IPYNB"), "application/x-ipynb+json");
         assert_eq!(headers.content_type(".modelpages-site"), UNKNOWN_TYPE);
+        // Card images copied into the site go up as images, not bytes.
+        assert_eq!(headers.content_type("ns/m/card-files/photo.JPG"), "image/jpeg");
+        assert_eq!(headers.content_type("ns/m/card-files/a.avif"), "image/avif");
     }
 
     #[test]

@@ -178,16 +178,11 @@ pub fn record_destination(out: &Path, destination: &str) -> Result<(), DeployErr
     replace(&path, &json).map_err(io)
 }
 
-/// Writes `bytes` whole under a new name beside `path`, then renames it over
-/// `path`: a reader sees the old file or the new one, and a link in its
-/// place is replaced, never written through.
+/// Writes `bytes` whole over `path` ([`modelpages_site::atomic_file`]):
+/// a reader sees the old file or the new one, and a link in its place is
+/// replaced, never written through.
 pub(crate) fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut staged = path.as_os_str().to_owned();
-    staged.push("-tmp");
-    let staged = PathBuf::from(staged);
-    let _ = fs::remove_file(&staged);
-    fs::OpenOptions::new().write(true).create_new(true).open(&staged).and_then(|mut f| f.write_all(bytes))?;
-    fs::rename(&staged, path)
+    modelpages_site::atomic_file::replace_with_bytes(path, bytes)
 }
 
 #[cfg(test)]

@@ -65,26 +65,9 @@ pub fn resolve(root: &Path, mount: &str, url_path: &str) -> Resolved {
     }
 }
 
-/// The content type of a site file, by extension.
+/// The content type of a site file, by extension (the site's one table).
 pub fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or_default() {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "json" | "map" => "application/json",
-        "ipynb" => "application/x-ipynb+json",
-        "xml" => "application/xml",
-        "txt" => "text/plain; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "ico" => "image/x-icon",
-        "woff2" => "font/woff2",
-        "wasm" => "application/wasm",
-        _ => "application/octet-stream",
-    }
+    modelpages_site::content_types::of(&path.to_string_lossy())
 }
 
 /// `html` with the live reload script added at the end of its head (the
@@ -217,6 +200,7 @@ mod tests {
         assert_eq!(content_type(Path::new("api/models/a/b.json")), "application/json");
         assert_eq!(content_type(Path::new("assets/islands.0123.js")), "text/javascript; charset=utf-8");
         assert_eq!(content_type(Path::new("x.unknown")), "application/octet-stream");
+        assert_eq!(content_type(Path::new("ns/m/card-files/a.avif")), "image/avif");
         let tag = "<script src=\"/__modelpages/live.js\" defer></script>";
         assert_eq!(with_live_script("<head><title>x</title></head><body>"), format!("<head><title>x</title>{tag}</head><body>"));
         assert_eq!(with_live_script("<p>bare</p>"), format!("<p>bare</p>{tag}"));

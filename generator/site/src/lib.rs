@@ -10,16 +10,20 @@
 //! The modules stand in layers, each using only those below it: `build`
 //! (the pipeline), `error` ([`BuildError`]), `pages` (what is written from
 //! the models), [`settings`], `store` (what is kept on disk and how it is
-//! written safely), then [`assets`], [`changed_list`] (`build --changed`),
-//! [`corpus`] and [`progress`].
+//! written safely), then [`assets`], [`atomic_file`] (a small file replaced
+//! whole, synced), [`changed_list`] (`build --changed`),
+//! [`content_types`] (the media type of each kind of site file, for `serve`
+//! and `deploy`), [`corpus`] and [`progress`].
 //! ARCHITECTURE.md has the map.
 
 mod build;
 pub mod changed_list;
+pub mod content_types;
 mod error;
 mod model_renderer;
 mod stage_timer;
 pub mod assets;
+pub mod atomic_file;
 pub mod corpus;
 mod pages;
 pub mod progress;

@@ -271,6 +271,14 @@ mod tests {
 
     const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
 
+    #[test]
+    fn every_image_copied_has_a_media_type() {
+        for ext in IMAGE_EXTENSIONS {
+            let media_type = crate::content_types::of(&format!("a.{ext}"));
+            assert!(media_type.starts_with("image/"), "{ext}: {media_type}");
+        }
+    }
+
     fn files() -> (tempfile::TempDir, PathBuf) {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("models/org/model");

@@ -8,7 +8,11 @@
 //! old site untouched (the next build throws the folder away); one killed
 //! after it leaves steps that the next build finishes before doing anything
 //! else. Every file of the site is
-//! replaced by a rename, so none is ever seen half-written.
+//! replaced by a rename, so none is ever seen half-written. The steps are
+//! synced to the disk before they are committed; the staged pages are not
+//! (syncing every page would cost more than the build), so a crash of the
+//! machine, unlike a kill, may leave a page short: `build --full` rewrites
+//! every page.
 //!
 //! A folder beside the output may come from anywhere (a hub snapshot can ship
 //! one), so its steps are finished only if they name the very output folder they were
@@ -162,7 +166,11 @@ impl Transaction {
         }
         let json = serde_json::to_vec(&commit).expect("steps serialise");
         let staged = OsStr::new("plan.json.tmp");
-        self.folder.write_new(staged, &json)?;
+        // Synced before the rename that commits: after a crash of the
+        // machine the steps are whole or absent, never a name without bytes.
+        let staged_path = self.dir.join(staged);
+        let mut file = self.folder.create_file(staged)?;
+        io::Write::write_all(&mut file, &json).and_then(|()| file.sync_all()).map_err(io_error(&staged_path))?;
         self.folder.rename(staged, &self.folder, OsStr::new(STEPS_FILE))?;
         self.committed = true;
         apply(&self.out, &out, &self.files, &commit)?;

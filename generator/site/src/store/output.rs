@@ -256,32 +256,13 @@ fn swap(staged: &Path, out: &Path) -> io::Result<()> {
     fs::rename(&aside, staged)
 }
 
-/// Writes `path` through a new file renamed over it, so a reader sees the
-/// old bytes or the new ones, never a part.
+/// Writes `path` whole through [`crate::atomic_file::replace`] (synced, then
+/// renamed over it), naming `path` in the error.
 pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {
-    let mut staged = path.as_os_str().to_owned();
-    staged.push(".tmp");
-    let staged = std::path::PathBuf::from(staged);
-    // A new file, never one found there: a link left in its place would
-    // have the manifest written wherever it points.
-    let _ = fs::remove_file(&staged);
-    let written = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&staged)
-        .and_then(|file| {
-            let mut out = std::io::BufWriter::new(file);
-            write(&mut out).and_then(|()| std::io::Write::flush(&mut out))
-        })
-        .map_err(io_error(&staged))
-        .and_then(|()| fs::rename(&staged, path).map_err(io_error(path)));
-    if written.is_err() {
-        let _ = fs::remove_file(&staged);
-    }
-    written
+    crate::atomic_file::replace(path, write).map_err(io_error(path))
 }
 
 #[cfg(test)]
