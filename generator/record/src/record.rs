@@ -69,6 +69,11 @@ pub struct ModelRecord {
     /// Ids of the Spaces that use the model.
     #[serde(default)]
     pub spaces: Lenient<Vec<String>>,
+    /// What the Hub read from the model's GGUF files (`total`,
+    /// `architecture`, `context_length`, `chat_template`, `bos_token`,
+    /// `eos_token`); read only where a page shows it, leniently.
+    #[serde(default)]
+    pub gguf: Option<Value>,
     /// Not the Hub's: `true` builds the model's page but keeps the model out
     /// of every listing, the search, the sitemap, the API listings and other
     /// models' trees (test fixtures, drafts). See [`ModelRecord::hidden`].

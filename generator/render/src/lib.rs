@@ -10,6 +10,7 @@ mod card_links;
 mod card_math;
 mod card_rewrite;
 mod card_sanitiser;
+mod chat_prompt;
 mod facts;
 mod heading_ids;
 mod mathml_allowlist;
@@ -20,6 +21,7 @@ mod theme;
 mod listing_pages;
 mod local;
 mod markdown;
+mod memory;
 mod pages;
 mod placeholders;
 mod quant_picker;
@@ -31,7 +33,9 @@ pub use facts::{compact, counted, day_of, model_facts, path_problem, resolve_url
 pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
+pub use chat_prompt::{chat_prompt, ChatPrompt, Conversation, RenderedPrompt, TemplateSource};
 pub use markdown::{render_card, RenderedCard};
+pub use memory::{estimate as memory_estimate, KvCache, MemoryEstimate, Need, WeightsRow, MEMORY_SIZES_GB};
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
