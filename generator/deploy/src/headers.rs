@@ -20,7 +20,7 @@ pub const SHORT: &str = "public, max-age=300";
 
 const DEFAULT_CACHE: [(&str, &str); 3] = [("assets/", IMMUTABLE), (".html", SHORT), ("*", SHORT)];
 
-const DEFAULT_TYPES: [(&str, &str); 12] = [
+const DEFAULT_TYPES: [(&str, &str); 13] = [
     (".html", "text/html; charset=utf-8"),
     (".css", "text/css; charset=utf-8"),
     (".js", "text/javascript; charset=utf-8"),
@@ -28,6 +28,8 @@ const DEFAULT_TYPES: [(&str, &str); 12] = [
     (".ipynb", "application/x-ipynb+json"),
     (".xml", "application/xml"),
     (".txt", "text/plain; charset=utf-8"),
+    // The models' Markdown twins: text, which no browser runs.
+    (".md", "text/markdown; charset=utf-8"),
     (".svg", "image/svg+xml"),
     (".png", "image/png"),
     (".ico", "image/x-icon"),
@@ -99,6 +101,8 @@ mod tests {
         assert_eq!(headers.content_type("assets/islands.0123456789ab.js"), "text/javascript; charset=utf-8");
         assert_eq!(headers.content_type("api/models/ns/m.json"), "application/json");
         assert_eq!(headers.content_type("NS/M/NOTEBOOK.IPYNB"), "application/x-ipynb+json");
+        assert_eq!(headers.content_type("ns/m/index.md"), "text/markdown; charset=utf-8");
+        assert_eq!(headers.content_type("llms.txt"), "text/plain; charset=utf-8");
         assert_eq!(headers.content_type(".modelpages-site"), UNKNOWN_TYPE);
     }
 

@@ -21,6 +21,7 @@ mod theme;
 mod listing_pages;
 mod local;
 mod markdown;
+mod markdown_twin;
 mod memory;
 mod pages;
 mod placeholders;
@@ -33,9 +34,10 @@ pub use facts::{compact, counted, day_of, model_facts, path_problem, resolve_url
 pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
-pub use chat_prompt::{chat_prompt, ChatPrompt, Conversation, RenderedPrompt, TemplateSource};
+pub use chat_prompt::{chat_prompt, chat_view, ChatPrompt, ChatView, Conversation, PromptView, RenderedPrompt, TemplateSource};
 pub use markdown::{render_card, RenderedCard};
-pub use memory::{estimate as memory_estimate, KvCache, MemoryEstimate, Need, WeightsRow, MEMORY_SIZES_GB};
+pub use markdown_twin::{code_span, markdown_twin, TwinInput, MARKDOWN_FILE};
+pub use memory::{estimate as memory_estimate, memory_view, KvCache, MemoryEstimate, MemoryView, Need, WeightsRow, MEMORY_SIZES_GB};
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,

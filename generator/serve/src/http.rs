@@ -75,6 +75,7 @@ pub fn content_type(path: &Path) -> &'static str {
         "ipynb" => "application/x-ipynb+json",
         "xml" => "application/xml",
         "txt" => "text/plain; charset=utf-8",
+        "md" => "text/markdown; charset=utf-8",
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "jpg" | "jpeg" => "image/jpeg",
@@ -216,6 +217,8 @@ mod tests {
         assert_eq!(content_type(Path::new("a/notebook.ipynb")), "application/x-ipynb+json");
         assert_eq!(content_type(Path::new("api/models/a/b.json")), "application/json");
         assert_eq!(content_type(Path::new("assets/islands.0123.js")), "text/javascript; charset=utf-8");
+        assert_eq!(content_type(Path::new("a/index.md")), "text/markdown; charset=utf-8");
+        assert_eq!(content_type(Path::new("llms.txt")), "text/plain; charset=utf-8");
         assert_eq!(content_type(Path::new("x.unknown")), "application/octet-stream");
         let tag = "<script src=\"/__modelpages/live.js\" defer></script>";
         assert_eq!(with_live_script("<head><title>x</title></head><body>"), format!("<head><title>x</title>{tag}</head><body>"));

@@ -19,6 +19,7 @@
 
 mod engine;
 mod sample;
+mod view;
 
 use chat_jinja::Value;
 use modelpages_gguf::{GgufFiles, HeaderText};
@@ -27,6 +28,7 @@ use serde_json::Value as Json;
 
 pub use engine::{RenderFailure, FUEL, MAX_OUTPUT, MAX_TEMPLATE_BYTES};
 pub use sample::Conversation;
+pub use view::{chat_view, ChatView, PromptView};
 
 /// Where a model's chat template was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

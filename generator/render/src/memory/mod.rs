@@ -28,7 +28,7 @@ use modelpages_gguf::GgufFiles;
 use modelpages_record::ModelRecord;
 
 pub use shape::{config_context, config_shape, gguf_shape, KvShape, ShapePart, ShapeSource};
-pub(crate) use view::{memory_view, MemoryView};
+pub use view::{memory_view, MemoryView};
 
 /// The common memory sizes a model is said to fit in, in GiB: GPUs and
 /// machines are sold by these ("8 GB" is 8 GiB).

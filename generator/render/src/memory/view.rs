@@ -98,7 +98,7 @@ fn listed(words: &[&str]) -> String {
     }
 }
 
-pub(crate) fn memory_view(estimate: &MemoryEstimate) -> MemoryView {
+pub fn memory_view(estimate: &MemoryEstimate) -> MemoryView {
     let max = estimate.max_context;
     let columns: Vec<String> = match &estimate.kv {
         KvCache::Known { contexts, .. } => contexts
