@@ -66,6 +66,14 @@ fn fenced(out: &mut String, language: &str, code: &str) {
     let _ = writeln!(out, "{fence}{language}\n{}\n{fence}\n", code.trim_end_matches('\n'));
 }
 
+/// A link to `url`, shown as it is. `<url>` alone is a link only with a
+/// scheme, and the site's own paths have none; the destination goes in
+/// angle brackets so that no character of it ends the link.
+fn link(url: &str) -> String {
+    let url = url.replace(['<', '>', '\n', '\r'], "");
+    format!("[{}](<{url}>)", code_span(&url))
+}
+
 fn fact(out: &mut String, name: &str, value: &str) {
     let _ = writeln!(out, "- {name}: {value}");
 }
@@ -110,12 +118,12 @@ fn facts(out: &mut String, input: &TwinInput<'_>) {
     for base in &f.tree.bases {
         fact(out, base.label, &code_span(&base.id));
     }
-    fact(out, "Page", &format!("<{}>", input.page));
-    fact(out, "JSON", &format!("<{}>", input.api));
+    fact(out, "Page", &link(input.page));
+    fact(out, "JSON", &link(input.api));
     if let Some(notebook) = input.notebook {
-        fact(out, "Notebook", &format!("<{notebook}>"));
+        fact(out, "Notebook", &link(notebook));
     }
-    fact(out, "On the Hub", &format!("<{}>", f.hub_page));
+    fact(out, "On the Hub", &link(&f.hub_page));
     out.push('\n');
 }
 
@@ -200,7 +208,7 @@ fn examples(out: &mut String, input: &TwinInput<'_>) {
                     fenced(out, "sh", &e.content);
                 }
                 LocalAppKind::DeepLink => {
-                    let _ = writeln!(out, "- {}: <{}>\n", e.title, e.content);
+                    let _ = writeln!(out, "- {}: {}\n", e.title, link(&e.content));
                 }
             }
         }
@@ -250,5 +258,7 @@ mod tests {
         let mut out = String::new();
         fenced(&mut out, "sh", "echo ```\n");
         assert_eq!(out, "````sh\necho ```\n````\n\n");
+        assert_eq!(link("/ns/m/"), "[`/ns/m/`](</ns/m/>)");
+        assert_eq!(link("/a<b>\n(c)"), "[`/ab(c)`](</ab(c)>)");
     }
 }
