@@ -23,12 +23,11 @@ export function modelWords(model) {
   return found;
 }
 
-/** The record's task as the build reads it: `pipeline_tag`, else the task of the first provider-mapping entry that names one (chat read as text generation). */
+/** The record's task as the build reads it: `pipeline_tag`, else the task of the first provider-mapping entry that names one; chat (`conversational`, either way) read as text generation. */
 function taskOf(r) {
-  if (r.pipeline_tag) return r.pipeline_tag;
   const mapping = r.inferenceProviderMapping;
   const entries = Array.isArray(mapping) ? mapping : mapping && typeof mapping === "object" ? Object.values(mapping) : [];
-  const task = entries.map((e) => (e && typeof e === "object" && typeof e.task === "string" ? e.task : "")).find((t) => t !== "");
+  const task = r.pipeline_tag || entries.map((e) => (e && typeof e === "object" && typeof e.task === "string" ? e.task : "")).find((t) => t !== "");
   if (task === undefined) return null;
   return task === "conversational" ? "text-generation" : task;
 }

@@ -112,7 +112,7 @@ fn every_in_card_link_and_relative_file_on_the_corpus_resolves() {
         "<span class=\"card-media\"><a href=\"https://huggingface.co/HuggingFaceH4/zephyr-7b-beta/resolve/main/demo.mp4\"",
         "<h2 id=\"zephyr-7b-β\">Zephyr 7B β</h2>",
         "<h4 id=\"how-dpo-trains-it\">",
-        "<code>$\\tau = \\temperature{0.7}$</code>",
+        "<code>\\\\(\\tau = \\temperature{0.7}\\\\)</code>",
         "<div class=\"align-center\">",
     ] {
         assert!(card.contains(expected), "{expected} in the zephyr card");

@@ -94,7 +94,7 @@ fn pages_show_quantizations_header_facts_and_the_right_apps() {
     assert!(app_sections(&image).is_empty() && !image.contains("Run it locally"));
 
     let fixture = page("modelpages-fixtures/tiny-llama-GGUF");
-    for fact in ["<dt>Architecture</dt><dd><code>llama</code></dd>", "2,048 tokens", "<dd>3.58K</dd>", "Q4_K 42.9%, Q6_K 42.9%, F32 14.3%", "Q8_0 85.7%, F32 14.3%", "6.62 kB"] {
+    for fact in ["<dt>Architecture</dt><dd><code>llama</code></dd>", "2,048 tokens", "<dt>Model size</dt><dd>3.58K params</dd>", "Q4_K 42.9%, Q6_K 42.9%, F32 14.3%", "Q8_0 85.7%, F32 14.3%", "6.62 kB"] {
         assert!(fixture.contains(fact), "{fact}");
     }
     let broken_page = page("broken/gguf-model");

@@ -11,7 +11,6 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -39,28 +38,10 @@ fn name_97() -> String {
     format!("ids/{}", "n".repeat(97))
 }
 
-struct Built {
-    models: PathBuf,
-    dist: PathBuf,
-    run: Run,
-}
-
-fn built() -> &'static Built {
-    static BUILT: OnceLock<Built> = OnceLock::new();
+fn built() -> &'static BuiltCorpus {
+    static BUILT: OnceLock<BuiltCorpus> = OnceLock::new();
     BUILT.get_or_init(|| {
-        // Under the target folder, one per test process; folders of runs
-        // that ended are removed (a static is never dropped).
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("real-records-") {
-                if !Path::new("/proc").join(pid).exists() {
-                    let _ = fs::remove_dir_all(entry.path());
-                }
-            }
-        }
-        let root = tmp.join(format!("real-records-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&root);
+        let root = process_folder("real-records");
         let models = root.join("models");
         for id in [ZEPHYR, T5, LLAMA3, SDXL, LLAMA33, SQUAD, LONG_REAL, NAME_96] {
             copy_tree(&repo_root().join("models").join(id), &models.join(id));
@@ -87,7 +68,7 @@ fn built() -> &'static Built {
             .output()
             .unwrap()
             .into();
-        Built { models, dist, run }
+        BuiltCorpus { models, dist, run }
     })
 }
 
@@ -110,22 +91,9 @@ fn hosted(doc: &Value) -> Vec<(String, String, bool)> {
         .collect()
 }
 
-/// Runs the examples checker (`modelpages snippets` on each folder, then
-/// python3 + pyflakes, ESLint, `bash -n`); returns how many passed.
+/// Runs the examples checker on the models; how many examples passed.
 fn check_examples(ids: &[&str]) -> usize {
-    let out = Command::new("python3")
-        .arg(repo_root().join("tests/checkers/check_snippets.py"))
-        .arg("--bin")
-        .arg(env!("CARGO_BIN_EXE_modelpages"))
-        .args(ids.iter().map(|id| built().models.join(id)))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "checker failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let last = stdout.lines().last().unwrap_or("");
-    let (passed, failed) = last.split_once(" passed, ").expect("closing line");
-    assert_eq!(failed, "0 failed");
-    passed.parse().unwrap()
+    common::check_examples(ids.iter().map(|id| built().models.join(id)))
 }
 
 #[test]
@@ -189,7 +157,7 @@ fn hub_fields_are_read_and_shown_in_the_api() {
     // Evaluation results and the rest, as the record crate reads them.
     let source = modelpages_record::ModelSource { dir: built().models.join(ZEPHYR), folder_id: ZEPHYR.into() };
     let record = modelpages_record::load_model(&source).unwrap().record;
-    let results: Vec<_> = record.evaluation_results().collect();
+    let results = record.evaluation_results();
     assert_eq!(results.len(), 4, "the corpus keeps four of the leaderboard's results");
     let drop = results.iter().find(|r| r.dataset.as_ref().and_then(|d| d.kind.as_deref()) == Some("drop")).unwrap();
     assert_eq!(drop.metrics[0].kind.as_deref(), Some("f1"));

@@ -1,45 +1,35 @@
 //! Model cards: `README.md` with optional YAML front matter.
 //!
-//! Only the front matter's fields a page shows are read (see
+//! The front matter is what the Hub makes a record's `cardData` of, so it
+//! is kept as the same JSON: [`crate::card_meta`] merges it into the
+//! record's `cardData` (the front matter's fields win) and reads every
+//! card field from there, whichever file it came from.
+//!
+//! Only the front matter's fields the site reads are taken ([`FIELDS`], see
 //! [`crate::yaml_fields`]): any other key may hold anything, aliases and
 //! all, and costs nothing. A field that expands too far through aliases,
 //! or that the parser cannot build, is left out with a note, as a
 //! descriptive field of the record of the wrong shape is; only front
 //! matter that is not YAML fails the model.
 
+use serde_json::{Map, Number, Value};
 use serde_norway::Value as Yaml;
 
 use crate::hub_fields::{bounded_reason, IgnoredField};
 use crate::yaml_fields::{read_fields, Unread};
 
-/// A model card split into its metadata and its Markdown body.
+/// A model card split into its front matter and its Markdown body.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModelCard {
-    pub meta: CardMeta,
+    /// The front matter's fields as JSON, as the Hub's `cardData` holds
+    /// them; empty once [`crate::load`] has merged them into the record.
+    pub front_matter: Map<String, Value>,
+    /// The names of the front matter's fields, kept after the merge: a
+    /// field of the wrong shape is noted against the file it came from.
+    pub front_matter_fields: Vec<String>,
     pub body: String,
     /// Front-matter fields left out, with the reason, for the build's notes.
     pub ignored: Vec<IgnoredField>,
-}
-
-/// The front-matter fields a model page shows. Each may be a single value or a
-/// list in the card, so each is kept as a list.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct CardMeta {
-    pub license: Vec<String>,
-    pub language: Vec<String>,
-    pub datasets: Vec<String>,
-    pub base_model: Vec<String>,
-    pub tags: Vec<String>,
-}
-
-impl CardMeta {
-    pub fn is_empty(&self) -> bool {
-        self.license.is_empty()
-            && self.language.is_empty()
-            && self.datasets.is_empty()
-            && self.base_model.is_empty()
-            && self.tags.is_empty()
-    }
 }
 
 /// Front matter that cannot be read: it is not YAML.
@@ -95,8 +85,23 @@ pub const EXPANSION_FACTOR: usize = 4;
 /// repeat a value with aliases.
 pub const MIN_EXPANSION_LIMIT: usize = 1 << 20;
 
-/// The front-matter fields a page shows, as [`CardMeta`] names them.
-const FIELDS: [&str; 5] = ["license", "language", "datasets", "base_model", "tags"];
+/// The front-matter fields the site reads (through the merged `cardData`:
+/// [`crate::card_meta`], the record's bases and evaluation results, the
+/// examples' `instance_prompt`).
+pub const FIELDS: [&str; 12] = [
+    "license",
+    "license_name",
+    "license_link",
+    "language",
+    "datasets",
+    "base_model",
+    "base_model_relation",
+    "tags",
+    "model-index",
+    "extra_gated_heading",
+    "extra_gated_fields",
+    "instance_prompt",
+];
 
 impl ModelCard {
     /// Splits `text` into front matter and body and reads the metadata.
@@ -111,24 +116,58 @@ impl ModelCard {
         let limit = yaml.len().saturating_mul(EXPANSION_FACTOR).max(MIN_EXPANSION_LIMIT);
         let read = read_fields(yaml, &FIELDS, limit).map_err(|e| FrontMatterError::invalid(&e))?;
         let mut ignored = Vec::new();
-        let [license, language, datasets, base_model, tags] = std::array::from_fn(|i| match &read[i] {
-            None => Vec::new(),
-            Some(Ok(value)) => strings_of(Some(value)),
-            Some(Err(why)) => {
-                let why = match why {
-                    Unread::TooLarge => format!(
-                        "expands to more than {limit} bytes through YAML aliases; at most {EXPANSION_FACTOR} times \
-                         the front matter's size ({} MiB at least) is read",
-                        MIN_EXPANSION_LIMIT >> 20
-                    ),
-                    Unread::Unbuildable(message) => bounded_reason(&without_places(message)),
-                };
-                ignored.push(IgnoredField { field: FIELDS[i], why });
-                Vec::new()
+        for (value, field) in read.iter().zip(FIELDS) {
+            let Some(Err(why)) = value else { continue };
+            let why = match why {
+                Unread::TooLarge => format!(
+                    "expands to more than {limit} bytes through YAML aliases; at most {EXPANSION_FACTOR} times \
+                     the front matter's size ({} MiB at least) is read",
+                    MIN_EXPANSION_LIMIT >> 20
+                ),
+                Unread::Unbuildable(message) => bounded_reason(&without_places(message)),
+            };
+            ignored.push(IgnoredField { field, why });
+        }
+        let front_matter: Map<String, Value> =
+            read.into_iter().zip(FIELDS).filter_map(|(value, name)| Some((name.to_owned(), json_of(&value?.ok()?)))).collect();
+        let front_matter_fields = front_matter.keys().cloned().collect();
+        Ok(ModelCard { front_matter, front_matter_fields, body: body.to_owned(), ignored })
+    }
+}
+
+/// YAML as the JSON the Hub gives for it: keys that are numbers or booleans
+/// become text and other keys are left out, tags are dropped, and numbers
+/// JSON cannot hold (`.nan`, `.inf`) are null. The YAML's nesting was
+/// bounded by its parser.
+fn json_of(value: &Yaml) -> Value {
+    match value {
+        Yaml::Null => Value::Null,
+        Yaml::Bool(b) => Value::Bool(*b),
+        Yaml::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                n.as_f64().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
             }
-        });
-        let meta = CardMeta { license, language, datasets, base_model, tags };
-        Ok(ModelCard { meta, body: body.to_owned(), ignored })
+        }
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Sequence(items) => Value::Array(items.iter().map(json_of).collect()),
+        Yaml::Mapping(map) => {
+            let mut fields = Map::new();
+            for (key, item) in map {
+                let key = match key {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Number(n) => n.to_string(),
+                    Yaml::Bool(b) => b.to_string(),
+                    _ => continue,
+                };
+                fields.insert(key, json_of(item));
+            }
+            Value::Object(fields)
+        }
+        Yaml::Tagged(tagged) => json_of(&tagged.value),
     }
 }
 
@@ -147,50 +186,35 @@ fn split_front_matter(text: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// A metadata field as a list of strings: a scalar becomes one item; lists keep
-/// their scalar items. Nested maps are not metadata a page can show, so they
-/// are left out rather than failing the card.
-fn strings_of(value: Option<&Yaml>) -> Vec<String> {
-    match value {
-        None | Some(Yaml::Null) => Vec::new(),
-        Some(Yaml::Sequence(items)) => items.iter().filter_map(scalar).collect(),
-        Some(other) => scalar(other).into_iter().collect(),
-    }
-}
-
-fn scalar(value: &Yaml) -> Option<String> {
-    match value {
-        Yaml::String(s) => Some(s.clone()),
-        Yaml::Number(n) => Some(n.to_string()),
-        Yaml::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn reads_front_matter_and_keeps_body() {
+    fn reads_front_matter_as_json_and_keeps_body() {
         let card = ModelCard::parse(
             "---\nlicense: apache-2.0\nlanguage:\n- en\n- fr\ndatasets: [squad]\n\
-             base_model: meta-llama/Llama-3.1-8B\ntags:\n- text\n- 7\nmodel-index:\n- name: x\n---\n# Title\n",
+             base_model: meta-llama/Llama-3.1-8B\ntags:\n- text\n- 7\nmodel-index:\n- name: x\n\
+             extra_gated_fields:\n  1: one\n  true: yes\n  [a]: list key\n  odd: !custom 5\n  nan: .nan\n\
+             unread: [1, 2]\n---\n# Title\n",
         )
         .unwrap();
-        assert_eq!(card.meta.license, ["apache-2.0"]);
-        assert_eq!(card.meta.language, ["en", "fr"]);
-        assert_eq!(card.meta.datasets, ["squad"]);
-        assert_eq!(card.meta.base_model, ["meta-llama/Llama-3.1-8B"]);
-        assert_eq!(card.meta.tags, ["text", "7"]);
+        assert_eq!(
+            Value::Object(card.front_matter.clone()),
+            serde_json::json!({"license": "apache-2.0", "language": ["en", "fr"], "datasets": ["squad"],
+                "base_model": "meta-llama/Llama-3.1-8B", "tags": ["text", 7], "model-index": [{"name": "x"}],
+                "extra_gated_fields": {"1": "one", "true": "yes", "odd": 5, "nan": null}})
+        );
+        assert_eq!(card.front_matter_fields.len(), 7, "fields the site does not read are not kept");
         assert_eq!(card.body, "# Title\n");
+        assert!(ModelCard::parse("---\n- a list\n---\nx").unwrap().front_matter.is_empty());
     }
 
     #[test]
     fn no_front_matter_means_whole_text_is_body() {
         for text in ["# Just markdown\n", "---\nnot closed\n", "--- \nx\n---\n", ""] {
             let card = ModelCard::parse(text).unwrap();
-            assert!(card.meta.is_empty());
+            assert!(card.front_matter.is_empty());
             assert_eq!(card.body, text);
         }
     }
@@ -198,10 +222,10 @@ mod tests {
     #[test]
     fn crlf_bom_and_empty_front_matter() {
         let card = ModelCard::parse("\u{feff}---\r\nlicense: mit\r\n---\r\nBody\r\n").unwrap();
-        assert_eq!(card.meta.license, ["mit"]);
+        assert_eq!(card.front_matter["license"], "mit");
         assert_eq!(card.body, "Body\r\n");
         let empty = ModelCard::parse("---\n---\nBody").unwrap();
-        assert!(empty.meta.is_empty());
+        assert!(empty.front_matter.is_empty());
         assert_eq!(empty.body, "Body");
     }
 
@@ -218,7 +242,7 @@ mod tests {
     fn an_anchor_aliased_thousands_of_times_costs_nothing_under_a_key_not_shown() {
         // 100 KB replayed 2,000 times would be 200 MB of strings.
         let card = ModelCard::parse(&aliased("many", 100_000, 2_000)).unwrap();
-        assert_eq!(card.meta.license, ["mit"]);
+        assert_eq!(card.front_matter["license"], "mit");
         assert!(card.ignored.is_empty(), "{:?}", card.ignored);
         assert_eq!(card.body, "body\n");
     }
@@ -226,8 +250,8 @@ mod tests {
     #[test]
     fn a_shown_field_aliased_past_the_limit_is_ignored_with_the_reason() {
         let card = ModelCard::parse(&aliased("tags", 100_000, 2_000)).unwrap();
-        assert_eq!(card.meta.license, ["mit"]);
-        assert!(card.meta.tags.is_empty());
+        assert_eq!(card.front_matter["license"], "mit");
+        assert!(!card.front_matter.contains_key("tags"));
         assert_eq!(card.ignored.len(), 1);
         assert_eq!(card.ignored[0].field, "tags");
         assert_eq!(
@@ -248,7 +272,7 @@ mod tests {
         let card = ModelCard::parse(&format!("{text}license: *d\ntags: [x]\n---\nbody\n")).unwrap();
         assert_eq!(card.ignored.iter().map(|f| f.field).collect::<Vec<_>>(), ["license"]);
         assert!(card.ignored[0].why.contains("through YAML aliases"), "{:?}", card.ignored);
-        assert_eq!(card.meta.tags, ["x"]);
+        assert_eq!(card.front_matter["tags"], serde_json::json!(["x"]));
     }
 
     #[test]
@@ -257,7 +281,7 @@ mod tests {
         assert_eq!(card.ignored.iter().map(|f| f.field).collect::<Vec<_>>(), ["license"]);
         assert!(card.ignored[0].why.starts_with("recursion limit exceeded"), "{:?}", card.ignored);
         assert!(!card.ignored[0].why.contains(" at line "), "{:?}", card.ignored);
-        assert_eq!(card.meta.tags, ["x"]);
+        assert_eq!(card.front_matter["tags"], serde_json::json!(["x"]));
     }
 
     #[test]
@@ -265,17 +289,17 @@ mod tests {
         // A few aliases, as cards use them to repeat a value.
         let card = ModelCard::parse("---\nbase: &base meta-llama/Llama-3.1-8B\nbase_model: *base\ntags: [*base, x]\n---\n")
             .unwrap();
-        assert_eq!(card.meta.base_model, ["meta-llama/Llama-3.1-8B"]);
-        assert_eq!(card.meta.tags, ["meta-llama/Llama-3.1-8B", "x"]);
+        assert_eq!(card.front_matter["base_model"], "meta-llama/Llama-3.1-8B");
+        assert_eq!(card.front_matter["tags"], serde_json::json!(["meta-llama/Llama-3.1-8B", "x"]));
         // Aliases adding up to less than the front matter's own size.
         let card = ModelCard::parse(&aliased("tags", 1_000, 500)).unwrap();
-        assert!(card.ignored.is_empty() && card.meta.tags.len() == 500);
+        assert!(card.ignored.is_empty() && card.front_matter["tags"].as_array().unwrap().len() == 500);
         // The limit grows with the front matter: 2 MB of aliases are left
         // out of a short card and read in one with 1 MB of text of its own.
         assert_eq!(ModelCard::parse(&aliased("tags", 100_000, 20)).unwrap().ignored.len(), 1);
         let long = aliased("tags", 100_000, 20).replacen("license: mit", &format!("license: mit\nabout: {}", "y".repeat(1 << 20)), 1);
         let card = ModelCard::parse(&long).unwrap();
-        assert!(card.ignored.is_empty() && card.meta.tags.len() == 20);
+        assert!(card.ignored.is_empty() && card.front_matter["tags"].as_array().unwrap().len() == 20);
     }
 
     #[test]

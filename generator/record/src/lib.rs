@@ -5,6 +5,7 @@
 //! works on the [`LoadedModel`] values it returns.
 
 mod card;
+mod card_meta;
 pub mod hub_fields;
 mod id;
 mod load;
@@ -12,7 +13,8 @@ mod record;
 mod shown;
 mod yaml_fields;
 
-pub use card::{CardMeta, FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
+pub use card::{FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
+pub use card_meta::{merge_front_matter, scalar_text, AccessRequest, CardMeta};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{
     discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,

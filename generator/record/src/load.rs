@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::shown::printable;
-use crate::{ModelCard, ModelId, ModelRecord};
+use crate::{merge_front_matter, ModelCard, ModelId, ModelRecord};
 
 pub const RECORD_FILE: &str = "model.json";
 pub const CARD_FILE: &str = "README.md";
@@ -93,6 +93,7 @@ impl ModelSource {
 #[derive(Clone, Debug)]
 pub struct LoadedModel {
     pub id: ModelId,
+    /// The record, its `cardData` merged with the card's front matter.
     pub record: ModelRecord,
     pub card: Option<ModelCard>,
     pub source: ModelSource,
@@ -244,12 +245,16 @@ pub fn parse_model(source: &ModelSource, files: ModelFiles) -> Result<LoadedMode
         ));
     }
     let card_path = source.card_path();
+    let mut record = record;
     let card = match files.card {
         None => None,
         Some(bytes) => {
             let text = String::from_utf8(bytes)
                 .map_err(|e| RecordError::invalid(&card_path, format!("not valid UTF-8 ({e})")))?;
-            Some(ModelCard::parse(&text).map_err(|e| card_error(&card_path, e))?)
+            let mut card = ModelCard::parse(&text).map_err(|e| card_error(&card_path, e))?;
+            // Read from the record's `cardData` from now on (see `card_meta`).
+            merge_front_matter(&mut record.card_data, std::mem::take(&mut card.front_matter));
+            Some(card)
         }
     };
     Ok(LoadedModel { id, record, card, source: source.clone() })

@@ -10,11 +10,16 @@
 //! The task: a record saved with `?expand[]=inferenceProviderMapping` has no
 //! `pipeline_tag`, only the providers' mapping, whose entries each name the
 //! task they serve. [`ModelRecord::task`] falls back on it, as the Hub does,
-//! reading the chat task `conversational` as `text-generation`.
+//! reading the chat task `conversational` as `text-generation`; so is a
+//! `pipeline_tag` of `conversational`, which older records carry.
+//!
+//! The card's metadata is read from `cardData` alone, once a card's front
+//! matter has been merged into it ([`crate::card_meta`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::card_meta::CardMeta;
 use crate::hub_fields::{self, null_as_default, EvalResult, Gated, IgnoredField, Lenient, ModelIndexEntry, Safetensors};
 
 /// One model as described by its `model.json`.
@@ -39,7 +44,8 @@ pub struct ModelRecord {
     pub transformers_info: Option<TransformersInfo>,
     #[serde(default, deserialize_with = "null_as_default")]
     pub widget_data: Vec<WidgetExample>,
-    /// The card's metadata as the Hub parsed it from the card's front matter.
+    /// The card's metadata as the Hub parsed it from the card's front
+    /// matter; once loaded, merged with the card's own front matter.
     #[serde(default)]
     pub card_data: Option<Value>,
     /// Object keyed by provider, or a list of objects with a `provider` field.
@@ -58,7 +64,8 @@ pub struct ModelRecord {
     pub safetensors: Lenient<Safetensors>,
     #[serde(default)]
     pub gated: Lenient<Gated>,
-    /// Evaluation results, in the card metadata's format.
+    /// Evaluation results, in the card metadata's format: the Hub's copy of
+    /// `cardData.model-index`, which comes first.
     #[serde(rename = "model-index", default)]
     pub model_index: Lenient<Vec<ModelIndexEntry>>,
     #[serde(default)]
@@ -105,6 +112,14 @@ pub struct WidgetExample {
     pub sentences: Vec<String>,
     #[serde(default)]
     pub context: Option<String>,
+    /// A table question-answering widget's table: column names to cells.
+    /// Any JSON: the examples check it before using it.
+    #[serde(default)]
+    pub table: Option<Value>,
+    /// A zero-shot widget's labels: one text of labels separated by commas,
+    /// as the Hub writes them, or a list. Any JSON, checked before use.
+    #[serde(default)]
+    pub candidate_labels: Option<Value>,
 }
 
 /// A file in the model repository.
@@ -137,21 +152,25 @@ const CHAT_TASK: &str = "conversational";
 
 impl ModelRecord {
     /// The model's task: its `pipeline_tag`, or else the task the first
-    /// provider-mapping entry that names one serves (`conversational` read
-    /// as `text-generation`, as the Hub does).
+    /// provider-mapping entry that names one serves; `conversational` read
+    /// as `text-generation` (with chat), as the Hub does.
     pub fn task(&self) -> Option<&str> {
-        self.pipeline_tag.as_deref().filter(|t| !t.is_empty()).or_else(|| self.provider_task())
-    }
-
-    /// The task of the first provider-mapping entry that names one.
-    fn provider_task(&self) -> Option<&str> {
-        let task = self.mapping_tasks().next()?;
+        let task = self.pipeline_tag.as_deref().filter(|t| !t.is_empty()).or_else(|| self.mapping_tasks().next())?;
         Some(if task == CHAT_TASK { "text-generation" } else { task })
     }
 
-    /// A chat model: tagged `conversational`, or served for chat by a provider.
+    /// A chat model: tagged `conversational`, of that `pipeline_tag`, or
+    /// served for chat by a provider.
     pub fn is_conversational(&self) -> bool {
-        self.has_tag(CHAT_TASK) || self.mapping_tasks().any(|t| t == CHAT_TASK)
+        self.has_tag(CHAT_TASK)
+            || self.pipeline_tag.as_deref() == Some(CHAT_TASK)
+            || self.mapping_tasks().any(|t| t == CHAT_TASK)
+    }
+
+    /// The card's metadata (license, languages, datasets, tags...) from
+    /// `cardData`.
+    pub fn card_meta(&self) -> CardMeta {
+        CardMeta::of(self.card_data.as_ref())
     }
 
     /// The non-empty `task` of each provider-mapping entry, in the mapping's
@@ -166,8 +185,8 @@ impl ModelRecord {
         entries.filter_map(Value::as_object).filter_map(|entry: &Map<String, Value>| entry.get("task")?.as_str()).filter(|t| !t.is_empty())
     }
 
-    /// `cardData.base_model`: the models this one was made from (none when
-    /// it is missing or of the wrong shape).
+    /// `cardData.base_model`: the models the card says this one was made
+    /// from (none when it is missing or of the wrong shape).
     pub fn base_models(&self) -> Vec<&str> {
         match hub_fields::base_models(self.card_data.as_ref()) {
             Lenient::Parsed(ids) => ids,
@@ -175,9 +194,23 @@ impl ModelRecord {
         }
     }
 
-    /// Every evaluation result of `model-index`, in the record's order.
-    pub fn evaluation_results(&self) -> impl Iterator<Item = &EvalResult> {
-        self.model_index.get().into_iter().flatten().flat_map(|entry| &entry.results)
+    /// Every evaluation result, in the card's order: of `cardData.model-index`
+    /// when it has any (the card, which the front matter may have changed),
+    /// else of the record's own `model-index`.
+    pub fn evaluation_results(&self) -> Vec<EvalResult> {
+        let results = |entries: &Vec<ModelIndexEntry>| -> Vec<EvalResult> {
+            entries.iter().flat_map(|entry| entry.results.iter().cloned()).collect()
+        };
+        let from_card = self.card_model_index();
+        from_card.get().map(results).filter(|r| !r.is_empty()).or_else(|| self.model_index.get().map(results)).unwrap_or_default()
+    }
+
+    /// `cardData.model-index`, parsed as leniently as the record's own.
+    fn card_model_index(&self) -> Lenient<Vec<ModelIndexEntry>> {
+        match self.card_data.as_ref().and_then(|data| data.get("model-index")) {
+            None => Lenient::Missing,
+            Some(value) => Lenient::deserialize(value).unwrap_or_default(),
+        }
     }
 
     /// Whether the model is kept out of listings (see the field). A value
@@ -197,7 +230,8 @@ impl ModelRecord {
             1 => format!("{first} (1 file)"),
             n => format!("{first} (and {} more, {n} files)", n - 1),
         });
-        let fields: [(&'static str, Option<&str>); 9] = [
+        let card_model_index = self.card_model_index();
+        let fields: [(&'static str, Option<&str>); 10] = [
             ("safetensors", self.safetensors.ignored()),
             ("gated", self.gated.ignored()),
             ("model-index", self.model_index.ignored()),
@@ -207,6 +241,7 @@ impl ModelRecord {
             ("cardData.base_model", base_model.ignored()),
             ("hidden", hidden.as_deref()),
             ("siblings[].size", sizes.as_deref()),
+            ("cardData.model-index", card_model_index.ignored()),
         ];
         fields
             .into_iter()
@@ -318,6 +353,40 @@ mod tests {
     }
 
     #[test]
+    fn a_conversational_pipeline_tag_is_chat_text_generation() {
+        let chat: ModelRecord =
+            serde_json::from_str(r#"{"id": "facebook/blenderbot-400M-distill", "pipeline_tag": "conversational"}"#).unwrap();
+        assert_eq!(chat.task(), Some("text-generation"));
+        assert!(chat.is_conversational());
+        let plain: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "pipeline_tag": "text-generation"}"#).unwrap();
+        assert!(!plain.is_conversational());
+    }
+
+    #[test]
+    fn evaluation_results_come_from_the_cards_model_index_first() {
+        let result = |dataset: &str| {
+            serde_json::json!([{"name": "m", "results": [{"task": {"type": "text-generation"},
+                "dataset": {"name": dataset, "type": dataset}, "metrics": [{"type": "acc", "value": 50.0}]}]}])
+        };
+        let dataset = |r: &ModelRecord| r.evaluation_results()[0].dataset.clone().unwrap().kind.unwrap();
+        let only_card: ModelRecord =
+            serde_json::from_value(serde_json::json!({"id": "a/b", "cardData": {"model-index": result("arc")}})).unwrap();
+        assert_eq!(dataset(&only_card), "arc");
+        let both: ModelRecord = serde_json::from_value(
+            serde_json::json!({"id": "a/b", "model-index": result("old"), "cardData": {"model-index": result("card")}}),
+        )
+        .unwrap();
+        assert_eq!((both.evaluation_results().len(), dataset(&both)), (1, "card".to_owned()));
+        let odd_card: ModelRecord = serde_json::from_value(
+            serde_json::json!({"id": "a/b", "model-index": result("top"), "cardData": {"model-index": "none"}}),
+        )
+        .unwrap();
+        assert_eq!(dataset(&odd_card), "top", "a card model-index of the wrong shape gives way to the record's");
+        let ignored: Vec<&str> = odd_card.ignored_fields().iter().map(|f| f.field).collect();
+        assert_eq!(ignored, ["cardData.model-index"]);
+    }
+
+    #[test]
     fn reads_the_descriptive_hub_fields() {
         let json = r#"{"id": "meta-llama/Meta-Llama-3-8B-Instruct", "gated": "manual",
             "safetensors": {"parameters": {"BF16": 8030261248}, "total": 8030261248},
@@ -328,7 +397,7 @@ mod tests {
         let r: ModelRecord = serde_json::from_str(json).unwrap();
         assert_eq!(r.gated.get(), Some(&Gated::Manual));
         assert_eq!(r.safetensors.get().unwrap().total, 8_030_261_248);
-        assert_eq!(r.evaluation_results().count(), 1);
+        assert_eq!(r.evaluation_results().len(), 1);
         assert_eq!(r.created_at.get().map(String::as_str), Some("2024-04-17T09:35:12.000Z"));
         assert_eq!(r.used_storage.get(), Some(&96_262_052_839));
         assert_eq!(r.spaces.get().unwrap().len(), 2);
@@ -347,7 +416,7 @@ mod tests {
             ["safetensors", "gated", "model-index", "createdAt", "usedStorage", "spaces", "cardData.base_model"]
         );
         assert!(r.gated.get().is_none() && r.safetensors.get().is_none() && r.base_models().is_empty());
-        assert_eq!(r.evaluation_results().count(), 0);
+        assert!(r.evaluation_results().is_empty());
         // null is missing, not ignored.
         let nulls: ModelRecord =
             serde_json::from_str(r#"{"id": "a/b", "gated": null, "model-index": null, "spaces": null}"#).unwrap();

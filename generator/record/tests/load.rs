@@ -28,14 +28,22 @@ fn discovers_model_folders_in_order_and_skips_hidden_and_stray_files() {
 #[test]
 fn loads_record_and_card() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "org/model/model.json", r#"{"id": "org/model", "pipeline_tag": "fill-mask"}"#);
-    write(dir.path(), "org/model/README.md", "---\nlicense: mit\n---\n# Hello\n");
+    write(
+        dir.path(),
+        "org/model/model.json",
+        r#"{"id": "org/model", "pipeline_tag": "fill-mask", "cardData": {"license": "apache-2.0", "language": ["en"]}}"#,
+    );
+    write(dir.path(), "org/model/README.md", "---\nlicense: mit\nbase_model: org/base\n---\n# Hello\n");
     let found = discover(dir.path()).unwrap();
     let model = load_model(&found.sources[0]).unwrap();
     assert_eq!(model.id.as_str(), "org/model");
     assert_eq!(model.record.task(), Some("fill-mask"));
+    // The front matter is merged into `cardData`, its fields winning.
+    let meta = model.record.card_meta();
+    assert_eq!((meta.license, meta.language), (vec!["mit".to_owned()], vec!["en".to_owned()]));
+    assert_eq!(model.record.base_models(), ["org/base"]);
     let card = model.card.unwrap();
-    assert_eq!(card.meta.license, ["mit"]);
+    assert_eq!(card.front_matter_fields, ["license", "base_model"]);
     assert_eq!(card.body, "# Hello\n");
 }
 

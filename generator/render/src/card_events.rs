@@ -1,8 +1,9 @@
 //! A card's Markdown events as the writers in [`crate::markdown`] take
 //! them: nesting past [`MAX_NESTING`] flattened, raw HTML kept or made text,
-//! each code block and formula rendered once and handed on by its number,
-//! and each heading shown one level down with its id (see
-//! [`crate::heading_ids`]).
+//! each code block and formula (in Markdown, see [`crate::markdown_math`],
+//! or in the text of raw HTML, see [`crate::html_math`]) rendered once and
+//! handed on by its number, and each heading shown one level down with its
+//! id (see [`crate::heading_ids`]).
 //!
 //! A heading's events are held until its end, to make its id of its text;
 //! the headings, their ids and the card's footnote labels are kept in the
@@ -15,11 +16,11 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, OffsetIter, Options, Parser, Tag, TagEnd};
 
 use crate::card_limits::MAX_NESTING;
-use crate::card_math::{
-    formula_to_mathml, BracketMath, MathProblem, MathStyle, MAX_FORMULAS_PER_CARD, MAX_MATH_BYTES_PER_CARD,
-};
+use crate::card_math::{formula_to_mathml, MathProblem, MathStyle, MAX_FORMULAS_PER_CARD, MAX_MATH_BYTES_PER_CARD};
 use crate::heading_ids::{CardHeading, HeadingIds};
 use crate::html_cost::RawHtmlTally;
+use crate::html_math::HtmlText;
+use crate::markdown_math::{slice, CardMath};
 
 /// What becomes of the card's raw HTML.
 #[derive(Clone, Copy, PartialEq)]
@@ -62,7 +63,7 @@ pub(crate) struct CardState {
 /// rendered once into the card's state and given by its number, raw HTML
 /// tallied there.
 pub(crate) struct CardEvents<'a, 'c> {
-    parser: BracketMath<'a, OffsetIter<'a>>,
+    parser: CardMath<'a, OffsetIter<'a>>,
     markdown: &'a str,
     raw: RawHtml,
     state: &'c CardState,
@@ -76,6 +77,10 @@ pub(crate) struct CardEvents<'a, 'c> {
     heading_text: Option<String>,
     /// A heading's events, held until its id is known, to hand on.
     held: VecDeque<Piece<'a>>,
+    /// Where the scan of the raw HTML block being read for math stands.
+    html_text: HtmlText,
+    /// The rest of a raw HTML line cut at its formulas, to hand on.
+    html_pieces: VecDeque<Piece<'a>>,
 }
 
 impl<'a, 'c> CardEvents<'a, 'c> {
@@ -85,16 +90,16 @@ impl<'a, 'c> CardEvents<'a, 'c> {
         state: &'c CardState,
         code_block: &'c mut dyn FnMut(&str, &str) -> String,
     ) -> CardEvents<'a, 'c> {
+        // No `ENABLE_MATH`: math is found as the Hub finds it (`card_math`).
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_STRIKETHROUGH
             | Options::ENABLE_TASKLISTS
-            | Options::ENABLE_FOOTNOTES
-            | Options::ENABLE_MATH;
+            | Options::ENABLE_FOOTNOTES;
         state.raw_html.take();
         state.headings.take();
         state.heading_ids.take();
         state.footnotes.take();
-        let parser = BracketMath::new(Parser::new_ext(markdown, options).into_offset_iter(), markdown);
+        let parser = CardMath::new(Parser::new_ext(markdown, options).into_offset_iter(), markdown);
         CardEvents {
             parser,
             markdown,
@@ -106,6 +111,8 @@ impl<'a, 'c> CardEvents<'a, 'c> {
             links: 0,
             heading_text: None,
             held: VecDeque::new(),
+            html_text: HtmlText::default(),
+            html_pieces: VecDeque::new(),
         }
     }
 }
@@ -130,6 +137,9 @@ impl<'a> CardEvents<'a, '_> {
     /// The next event, nesting past the limit flattened, code blocks and
     /// formulas rendered, raw HTML tallied or made text.
     fn next_piece(&mut self) -> Option<Piece<'a>> {
+        if let Some(piece) = self.html_pieces.pop_front() {
+            return Some(piece);
+        }
         loop {
             let (event, range) = self.parser.next()?;
             match &event {
@@ -145,8 +155,13 @@ impl<'a> CardEvents<'a, '_> {
                         Tag::FootnoteDefinition(label) => {
                             self.state.footnotes.borrow_mut().insert(label.to_string());
                         }
-                        // It writes nothing; without it the card may need no sanitiser.
-                        Tag::HtmlBlock if self.raw == RawHtml::AsText => continue,
+                        Tag::HtmlBlock => {
+                            self.html_text = HtmlText::default();
+                            // It writes nothing; without it the card may need no sanitiser.
+                            if self.raw == RawHtml::AsText {
+                                continue;
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -162,13 +177,27 @@ impl<'a> CardEvents<'a, '_> {
                         _ => {}
                     }
                 }
-                Event::Html(raw) | Event::InlineHtml(raw) => match self.raw {
-                    RawHtml::AsText => {
-                        self.heading_words(raw);
-                        return Some(Piece::Event(Event::Text(raw.clone())));
+                Event::Html(raw) | Event::InlineHtml(raw) => {
+                    // A line of a raw HTML block; inline HTML is one tag.
+                    let block = matches!(event, Event::Html(_));
+                    match self.raw {
+                        RawHtml::AsText => {
+                            self.heading_words(raw);
+                            if block {
+                                // Its formulas keep their numbers, as in a pass that renders them.
+                                self.next_block += self.html_text.formulas(raw).len();
+                            }
+                            return Some(Piece::Event(Event::Text(raw.clone())));
+                        }
+                        RawHtml::Sanitise => {
+                            self.state.raw_html.borrow_mut().add(raw, self.links > 0);
+                            if block {
+                                let raw = raw.clone();
+                                return Some(self.html_with_math(raw));
+                            }
+                        }
                     }
-                    RawHtml::Sanitise => self.state.raw_html.borrow_mut().add(raw, self.links > 0),
-                },
+                }
                 Event::InlineMath(latex) => return Some(self.formula(latex, MathStyle::Inline, range)),
                 Event::DisplayMath(latex) => return Some(self.formula(latex, MathStyle::Display, range)),
                 Event::Text(text) | Event::Code(text) => self.heading_words(text),
@@ -213,11 +242,44 @@ impl<'a> CardEvents<'a, '_> {
         Piece::Event(Event::Start(Tag::Heading { level: shown, id: Some(id.into()), classes: Vec::new(), attrs: Vec::new() }))
     }
 
-    /// The formula `latex`, whose source is `range`, as MathML, converted
-    /// unless an earlier pass did; one that cannot be is shown as its
-    /// source, in code (its block is left empty, which costs no memory).
+    /// A line of a raw HTML block, cut at its formulas: its first piece,
+    /// the others to follow. A formula that cannot be converted stays as
+    /// the HTML wrote it.
+    fn html_with_math(&mut self, raw: CowStr<'a>) -> Piece<'a> {
+        let formulas = self.html_text.formulas(&raw);
+        if formulas.is_empty() {
+            return Piece::Event(Event::Html(raw));
+        }
+        let mut copied = 0;
+        for formula in formulas {
+            if let Some(index) = self.converted(&raw[formula.latex], formula.style) {
+                if formula.source.start > copied {
+                    self.html_pieces.push_back(Piece::Event(Event::Html(slice(&raw, copied..formula.source.start))));
+                }
+                self.html_pieces.push_back(Piece::Inline(index));
+                copied = formula.source.end;
+            }
+        }
+        if copied < raw.len() {
+            self.html_pieces.push_back(Piece::Event(Event::Html(slice(&raw, copied..))));
+        }
+        self.html_pieces.pop_front().expect("a formula or the line")
+    }
+
+    /// The formula `latex`, whose source is `range`, as MathML; one that
+    /// cannot be converted is shown as its source, in code.
     fn formula(&mut self, latex: &CowStr<'_>, style: MathStyle, range: Range<usize>) -> Piece<'a> {
         self.heading_words(latex);
+        match self.converted(latex, style) {
+            Some(index) => Piece::Inline(index),
+            None => Piece::Event(Event::Code(CowStr::Borrowed(&self.markdown[range]))),
+        }
+    }
+
+    /// The number of the block holding the MathML of `latex`, converted
+    /// unless an earlier pass did; `None` when it cannot be (its block is
+    /// left empty, which costs no memory).
+    fn converted(&mut self, latex: &str, style: MathStyle) -> Option<usize> {
         let index = self.next_block;
         self.next_block += 1;
         let blocks = &self.state.blocks;
@@ -238,10 +300,8 @@ impl<'a> CardEvents<'a, '_> {
             });
             blocks.borrow_mut().push(html);
         }
-        if blocks.borrow()[index].is_empty() {
-            return Piece::Event(Event::Code(CowStr::Borrowed(&self.markdown[range])));
-        }
-        Piece::Inline(index)
+        let converted = !blocks.borrow()[index].is_empty();
+        converted.then_some(index)
     }
 
     /// The code block `start` starts, read to its end and rendered unless
@@ -339,10 +399,10 @@ mod tests {
     #[test]
     fn formulas_are_rendered_once_and_bad_ones_shown_as_code() {
         let state = CardState::default();
-        let card = "Inline $x^2$, display\n\n$$\\frac{1}{2}$$\n\nand \\(\\frac{1}{\\) broken.\n";
+        let card = "Inline \\\\(x^2\\\\), display\n\n$$\\frac{1}{2}$$\n\nand \\\\(\\frac{1}{\\\\) broken.\n";
         let events = pieces(card, &state);
         assert_eq!(events.iter().filter(|e| matches!(e, Event::InlineHtml(_))).count(), 2, "{events:?}");
-        assert!(events.contains(&Event::Code("\\(\\frac{1}{\\)".into())), "{events:?}");
+        assert!(events.contains(&Event::Code("\\\\(\\frac{1}{\\\\)".into())), "{events:?}");
         let blocks = state.blocks.borrow();
         assert!(blocks[0].starts_with("<math>") && blocks[1].starts_with("<math display=\"block\">"), "{blocks:?}");
         assert_eq!(blocks[2], "", "nothing kept for a formula shown as code");
@@ -352,5 +412,24 @@ mod tests {
         pieces(card, &state);
         assert_eq!(state.blocks.borrow().len(), 3);
         assert_eq!(state.math_problems.get(), [0, 0, 1, 0]);
+    }
+
+    /// A formula in the text of raw HTML is a block of its own, between
+    /// the HTML before and after it; one that cannot be converted stays as
+    /// written. A pass that shows the HTML as text keeps the numbers.
+    #[test]
+    fn formulas_in_raw_html_are_cut_out_of_it() {
+        let state = CardState::default();
+        let card = "<table>\n<tr><td>\\\\(n_{layers}\\\\)</td><td>\\\\(\\frac{1}{\\\\)</td></tr>\n</table>\n\n```\ncode\n```\n";
+        let events = pieces(card, &state);
+        let html: Vec<&str> = events.iter().filter_map(|e| if let Event::Html(h) = e { Some(h.as_ref()) } else { None }).collect();
+        assert_eq!(html, ["<table>\n", "<tr><td>", "</td><td>\\\\(\\frac{1}{\\\\)</td></tr>\n", "</table>\n", "block 2"], "{events:?}");
+        assert!(events.contains(&Event::InlineHtml("inline 0".into())), "{events:?}");
+        assert!(state.blocks.borrow()[0].starts_with("<math><msub>"), "{:?}", state.blocks.borrow());
+        assert_eq!(state.blocks.borrow()[1], "");
+        let mut code_block = |code: &str, _: &str| code.to_owned();
+        let as_text: Vec<Piece<'_>> = CardEvents::new(card, RawHtml::AsText, &state, &mut code_block).collect();
+        assert!(as_text.iter().any(|p| matches!(p, Piece::Code(2))), "the code block keeps its number");
+        assert!(!as_text.iter().any(|p| matches!(p, Piece::Inline(_))));
     }
 }

@@ -1,13 +1,12 @@
-//! Math in cards: `$...$`, `$$...$$`, `\(...\)` and `\[...\]`, as cards
-//! write them, made MathML at build time, so pages show formulas with no
-//! script (Chromium, Firefox and Safari all render MathML Core).
+//! Math in cards, made MathML at build time, so pages show formulas with
+//! no script (Chromium, Firefox and Safari all render MathML Core).
 //!
-//! The dollar forms are pulldown-cmark's (`ENABLE_MATH`, the rules GitHub
-//! uses: `$5 and $10` stays text). The bracket forms are escapes to
-//! CommonMark (`\(` is a literal `(`), so [`BracketMath`] finds them among
-//! the parser's events, by their source, outside code, and stands in a math
-//! event for the events between them; the formula is the source between the
-//! brackets, so Markdown inside it (`x_i * y_i`) is not emphasis.
+//! The Hub typesets math before it reads the Markdown, with two delimiters
+//! only: `$$...$$` for display math and `\\(...\\)` (two backslashes in the
+//! source) for inline math; a single `\(` or `\[` is an escaped bracket and
+//! text between single `$` signs (`$5 and $10`) is text.
+//! [`crate::markdown_math`] finds formulas among the Markdown's events and
+//! [`crate::html_math`] in the text of raw HTML; this module converts them.
 //!
 //! Conversion is by the `math-core` crate, and what it writes is checked by
 //! [`crate::mathml_allowlist`]. A formula costs at most
@@ -18,17 +17,17 @@
 //! and so are those past a card's budget ([`MAX_FORMULAS_PER_CARD`],
 //! [`MAX_MATH_BYTES_PER_CARD`]).
 
-use std::collections::VecDeque;
-use std::ops::Range;
 use std::sync::OnceLock;
 
 use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
-use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 use crate::mathml_allowlist::clean_mathml;
 
 /// Longest formula converted; real formulas are a few hundred bytes.
 pub(crate) const MAX_FORMULA_BYTES: usize = 2 << 10;
+/// How far a formula's end is looked for: further than it may be long, so
+/// that a formula too long is shown as code with a note, not as text.
+pub(crate) const MAX_FORMULA_REACH: usize = 4 * MAX_FORMULA_BYTES;
 /// Deepest nesting converted, as [`nesting_depth`] counts it. The
 /// converter takes some 2 KiB of stack a level optimised and 25 to 50 KiB
 /// unoptimised (tests run the build so): 32 levels fit in half of a render
@@ -40,7 +39,10 @@ pub(crate) const MAX_FORMULA_DEPTH: usize = 32;
 pub(crate) const MAX_FORMULAS_PER_CARD: usize = 4096;
 pub(crate) const MAX_MATH_BYTES_PER_CARD: usize = 256 << 10;
 
-/// Inline (`$`, `\(`) or display (`$$`, `\[`) math.
+/// The delimiters of display math: the same before and after the formula.
+pub(crate) const DISPLAY: &str = "$$";
+
+/// Inline (`\\(`) or display (`$$`) math.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MathStyle {
     Inline,
@@ -132,187 +134,11 @@ fn reset_chain(chains: &mut [usize], depth: &mut usize) {
     *chain = 0;
 }
 
-/// A parser's events with each `\(...\)` and `\[...\]` made one
-/// `InlineMath` or `DisplayMath` event whose range covers the delimiters.
-/// The brackets must stand in the same run of inline events, at most
-/// [`MAX_FORMULA_BYTES`] apart, around events that open and close in
-/// between; otherwise the events pass as they are.
-pub(crate) struct BracketMath<'a, I> {
-    events: I,
-    markdown: &'a str,
-    /// Events looked at and given back, to hand on first.
-    pending: VecDeque<(Event<'a>, Range<usize>)>,
-    /// An opening bracket met while looking for another's end: looked at again.
-    replay: Option<(Event<'a>, Range<usize>)>,
-    /// Block quotes open: their `>` are taken out of a formula's lines.
-    quotes: usize,
-}
-
-impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> BracketMath<'a, I> {
-    pub(crate) fn new(events: I, markdown: &'a str) -> Self {
-        BracketMath { events, markdown, pending: VecDeque::new(), replay: None, quotes: 0 }
-    }
-
-    /// The next event of the parser, counting block quotes.
-    fn pull(&mut self) -> Option<(Event<'a>, Range<usize>)> {
-        let (event, range) = self.events.next()?;
-        match &event {
-            Event::Start(Tag::BlockQuote(_)) => self.quotes += 1,
-            Event::End(TagEnd::BlockQuote(_)) => self.quotes = self.quotes.saturating_sub(1),
-            _ => {}
-        }
-        Some((event, range))
-    }
-
-    /// Whether `event` is text starting with the escaped bracket `bracket`.
-    fn escaped(&self, event: &Event<'_>, range: &Range<usize>, bracket: u8) -> bool {
-        let bytes = self.markdown.as_bytes();
-        matches!(event, Event::Text(_))
-            && range.start > 0
-            && bytes.get(range.start) == Some(&bracket)
-            && bytes[range.start - 1] == b'\\'
-    }
-
-    fn opening(&self, event: &Event<'_>, range: &Range<usize>) -> Option<MathStyle> {
-        if self.escaped(event, range, b'(') {
-            Some(MathStyle::Inline)
-        } else if self.escaped(event, range, b'[') {
-            Some(MathStyle::Display)
-        } else {
-            None
-        }
-    }
-
-    /// Looks for the end of the formula `open` starts; gives back what was
-    /// looked at when there is none.
-    fn formula(&mut self, open: (Event<'a>, Range<usize>), style: MathStyle) -> (Event<'a>, Range<usize>) {
-        let close_bracket = if style == MathStyle::Inline { b')' } else { b']' };
-        let start = open.1.start - 1;
-        let mut seen = vec![open];
-        // Tags opened minus closed since the opening bracket.
-        let mut balance = 0usize;
-        while let Some((event, range)) = self.pull() {
-            if self.escaped(&event, &range, close_bracket) && balance == 0 {
-                let latex = &self.markdown[start + 2..range.start - 1];
-                let latex = if self.quotes > 0 { CowStr::from(unquoted(latex)) } else { CowStr::Borrowed(latex) };
-                let math = match style {
-                    MathStyle::Inline => Event::InlineMath(latex),
-                    MathStyle::Display => Event::DisplayMath(latex),
-                };
-                let Event::Text(text) = event else { unreachable!("checked to be text") };
-                if text.len() > 1 {
-                    let rest = match text {
-                        CowStr::Borrowed(text) => CowStr::Borrowed(&text[1..]),
-                        other => CowStr::from(other[1..].to_owned()),
-                    };
-                    self.pending.push_back((Event::Text(rest), range.start + 1..range.end));
-                }
-                return (math, start..range.start + 1);
-            }
-            if self.opening(&event, &range).is_some() {
-                self.replay = Some((event, range));
-                break;
-            }
-            let inline = match &event {
-                Event::Start(tag) => is_inline(tag).then(|| balance += 1).is_some(),
-                Event::End(tag) => is_inline_end(tag) && balance.checked_sub(1).map(|b| balance = b).is_some(),
-                Event::Text(_) | Event::Code(_) | Event::SoftBreak | Event::HardBreak | Event::InlineHtml(_) => true,
-                _ => false,
-            };
-            let far = range.end - start > MAX_FORMULA_BYTES + 4;
-            seen.push((event, range));
-            if !inline || far {
-                break;
-            }
-        }
-        self.pending.extend(seen);
-        self.pending.pop_front().expect("the opening bracket at least")
-    }
-}
-
-impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> Iterator for BracketMath<'a, I> {
-    type Item = (Event<'a>, Range<usize>);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if let Some(item) = self.pending.pop_front() {
-            return Some(item);
-        }
-        let (event, range) = match self.replay.take() {
-            Some(replayed) => replayed,
-            None => self.pull()?,
-        };
-        match self.opening(&event, &range) {
-            Some(style) => Some(self.formula((event, range), style)),
-            None => Some((event, range)),
-        }
-    }
-}
-
-fn is_inline(tag: &Tag<'_>) -> bool {
-    matches!(tag, Tag::Emphasis | Tag::Strong | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. })
-}
-
-fn is_inline_end(tag: &TagEnd) -> bool {
-    matches!(tag, TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link | TagEnd::Image)
-}
-
-/// A formula's lines after the first without the block quote markers
-/// (`> `) the source has before them.
-fn unquoted(latex: &str) -> String {
-    let mut lines = latex.split('\n');
-    let mut out = lines.next().unwrap_or("").to_owned();
-    for line in lines {
-        out.push('\n');
-        out.push_str(line.trim_start_matches([' ', '\t', '>']));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mathml_allowlist::{DROPPED_ATTRIBUTES, MATHML_ELEMENTS, TEXT_ELEMENTS};
-    use pulldown_cmark::{Options, Parser};
     use std::collections::BTreeSet;
-
-    fn events(markdown: &str) -> Vec<Event<'_>> {
-        let parser = Parser::new_ext(markdown, Options::ENABLE_MATH | Options::ENABLE_TABLES).into_offset_iter();
-        BracketMath::new(parser, markdown).map(|(event, _)| event).collect()
-    }
-
-    #[test]
-    fn bracket_forms_become_math_events() {
-        let found = events("a \\(x_i + y_i*z\\) b and \\\\(no\\\\) and `\\(code\\)`\n\n\\[\nE = mc^2\n\\]\n\n> \\[\n> a\n> \\]\n");
-        assert!(found.contains(&Event::InlineMath("x_i + y_i*z".into())), "{found:?}");
-        assert!(found.contains(&Event::Text(" b and ".into())), "the text after the bracket stays: {found:?}");
-        assert!(found.contains(&Event::DisplayMath("\nE = mc^2\n".into())), "{found:?}");
-        assert!(found.contains(&Event::DisplayMath("\na\n".into())), "quote markers go: {found:?}");
-        assert!(found.contains(&Event::Code("\\(code\\)".into())), "code stays code: {found:?}");
-        assert!(!found.iter().any(|e| matches!(e, Event::Start(Tag::Emphasis))), "no emphasis inside math: {found:?}");
-        assert_eq!(found.iter().filter(|e| matches!(e, Event::InlineMath(_) | Event::DisplayMath(_))).count(), 3);
-    }
-
-    #[test]
-    fn unmatched_or_straddling_brackets_stay_text() {
-        for markdown in [
-            "\\( never closed\n",
-            "\\( closed in\n\nanother paragraph \\)\n",
-            "*\\( half* \\)\n",
-            "\\( \\( x \\)\n",
-            &format!("\\( {} \\)\n", "*a* ".repeat(MAX_FORMULA_BYTES / 2)),
-        ] {
-            let found = events(markdown);
-            let math = found.iter().filter(|e| matches!(e, Event::InlineMath(_))).count();
-            let text: String = found.iter().filter_map(|e| if let Event::Text(t) = e { Some(t.as_ref()) } else { None }).collect();
-            if markdown.starts_with("\\( \\(") {
-                assert_eq!(math, 1, "the second opening pairs: {found:?}");
-                assert!(text.contains("( "), "{found:?}");
-            } else {
-                assert_eq!(math, 0, "{markdown}: {found:?}");
-                assert!(text.contains('('), "{found:?}");
-            }
-        }
-    }
 
     #[test]
     fn formulas_render_as_mathml() {

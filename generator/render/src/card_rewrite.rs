@@ -5,7 +5,8 @@
 //! - ids: the card's headings keep the ids [`crate::heading_ids`] gave them
 //!   (marked with the card's random token so raw HTML cannot claim one);
 //!   every other id gets the `user-content-` prefix, so a card cannot take
-//!   an id of the page.
+//!   an id of the page. An `<a name="x">` without an id gets the id
+//!   `user-content-x`, as GitHub keeps such targets.
 //! - in-card links (`#usage`) land on a heading when one has that id or
 //!   slug, on a footnote or a raw-HTML id (`#user-content-...`) otherwise.
 //! - relative references go where [`CardContext`] says: a copied file
@@ -143,6 +144,12 @@ fn write_start(out: &mut Rewritten, card: &CardMarkup<'_>, tag: &Tag<'_>, name: 
     html.push_str(name);
     let mut remote = false;
     for &(attribute, value) in &tag.attrs {
+        let (attribute, value) = match attribute {
+            // A link target; its own id, if any, wins.
+            "name" if tag.name == "a" && tag.attr("id").is_none() => ("id", value),
+            "name" => continue,
+            _ => (attribute, value),
+        };
         let value = match attribute {
             "id" => match value.strip_prefix(card.heading_token) {
                 Some(ours) => Some(ours.to_owned()),

@@ -2,7 +2,8 @@
 //! handlers, frames, forms or unsafe URLs) and what cards need besides.
 //!
 //! - task lists: disabled checkboxes, and no other input;
-//! - ids, which [`crate::card_rewrite`] then prefixes or resolves;
+//! - ids, which [`crate::card_rewrite`] then prefixes or resolves, and the
+//!   `name` of `<a>` (an old way to write a link target), which it makes one;
 //! - `dir` (`ltr`, `rtl`, `auto`), for cards in right-to-left scripts;
 //! - `align` on blocks and cells, `left`, `center` or `right` only, which
 //!   [`crate::card_rewrite`] makes a class;
@@ -33,6 +34,7 @@ pub(crate) fn sanitizer() -> &'static ammonia::Builder<'static> {
             .add_tag_attributes("video", ["src"])
             .add_tag_attributes("audio", ["src"])
             .add_tag_attributes("source", ["src"])
+            .add_tag_attributes("a", ["name"])
             .add_generic_attributes(["id", "dir"])
             .url_schemes(HashSet::from(["http", "https", "mailto"]))
             .attribute_filter(|_element, attribute, value| match attribute {

@@ -66,6 +66,7 @@ const PAGE_IDS: &[&str] = &[
     "inputs-heading",
     "tags-heading",
     "tree-heading",
+    "spaces-heading",
 ];
 
 /// Prefixes of the page's numbered or keyed ids (`ex-auto-python-openai`,

@@ -7,7 +7,7 @@ use modelpages_gguf::{file_type_name, GgufFile, GgufFiles, ModelFacts};
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
-use crate::facts::{bytes_text, count_text};
+use crate::facts::{bytes_text, params_text};
 use crate::highlight::{Highlighter, ShapeValues};
 
 #[derive(Serialize)]
@@ -26,7 +26,7 @@ pub(crate) struct GgufView {
 struct FactsView {
     architecture: Option<String>,
     context_length: Option<u64>,
-    /// e.g. `8.03B`.
+    /// e.g. `8.03B params`.
     parameters: String,
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn gguf_view(gguf: &GgufFiles) -> Option<GgufView> {
         facts: gguf.model_facts().map(|f| FactsView {
             architecture: f.architecture.clone(),
             context_length: f.context_length,
-            parameters: count_text(f.parameter_count),
+            parameters: params_text(f.parameter_count),
         }),
         has_tensor_types: groups.iter().any(|g| g.tensor_types.is_some()),
         groups,

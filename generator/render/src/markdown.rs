@@ -481,17 +481,62 @@ mod tests {
 
     #[test]
     fn math_renders_and_bad_math_is_code() {
-        let card = render_with("Inline $x^2$ and \\(y_i * z_i\\).\n\n$$\\frac{a}{b}$$\n\n\\[\n\\sum_i x_i\n\\]\n\nBad: $\\notacommand{x}$ and `$x$` is code.\n", true);
+        let card = render_with(
+            "Inline \\\\(x^2\\\\) and \\\\(y_i * z_i\\\\).\n\n$$\\frac{a}{b}$$\n\n$$\n\\sum_i x_i\n$$\n\nBad: $$\\notacommand{x}$$ and `$$x$$` is code.\n",
+            true,
+        );
         assert_eq!(card.html.matches("<math").count(), 4, "{}", card.html);
         assert_eq!(card.html.matches("<math display=\"block\">").count(), 2, "{}", card.html);
-        assert!(card.html.contains("<code>$\\notacommand{x}$</code>"), "{}", card.html);
-        assert!(card.html.contains("<code>$x$</code>"), "{}", card.html);
+        assert!(card.html.contains("<code>$$\\notacommand{x}$$</code>"), "{}", card.html);
+        assert!(card.html.contains("<code>$$x$$</code>"), "{}", card.html);
         assert!(!card.html.contains("<em>"), "no emphasis inside math: {}", card.html);
         assert_eq!(card.notes, ["1 formula shown as code (not LaTeX math the converter reads)"]);
         // The same through the sanitiser, beside raw HTML: MathML survives it.
-        let raw = render_with("<b>raw</b> and $x^2$ <math><mi>evil</mi></math>\n", true);
-        assert_eq!(raw.html.matches("<math>").count(), 1, "only ours: {}", raw.html);
+        let raw = render_with("<b>raw</b> and $$x^2$$ <math><mi>evil</mi></math>\n", true);
+        assert_eq!(raw.html.matches("<math").count(), 1, "only ours: {}", raw.html);
         assert!(raw.html.contains("<msup><mi>x</mi><mn>2</mn></msup>"), "{}", raw.html);
+    }
+
+    /// What the real cards write: an escaped parenthesis is a parenthesis,
+    /// escaped brackets around a link keep the link, prices are prices.
+    #[test]
+    fn escaped_brackets_and_prices_are_text_as_on_the_hub() {
+        let card = render(
+            "# Conversational BERT \\(English, cased, 12-layer\\)\n\n\\[[Journal Link](https://example.org/journal)\\] \\[x\\]\n\n\
+             Hosting costs $5 a day, or $150 a month.\n",
+        );
+        assert!(!card.contains("<math"), "{card}");
+        assert!(card.contains("<h2 id=\"conversational-bert-english-cased-12-layer\">Conversational BERT (English, cased, 12-layer)</h2>"), "{card}");
+        assert!(card.contains("[<a href=\"https://example.org/journal\" rel=\"noopener noreferrer\">Journal Link</a>] [x]"), "{card}");
+        assert!(card.contains("Hosting costs $5 a day, or $150 a month."), "{card}");
+    }
+
+    /// The Hub reads math before Markdown, so the formulas real cards put
+    /// in HTML tables are rendered; still sanitised around them.
+    #[test]
+    fn formulas_in_raw_html_tables_render() {
+        let card = render(
+            "<table>\n<tr><th>Hyperparameter</th><th>Value</th></tr>\n\
+             <tr><td>\\\\(n_{parameters}\\\\)</td><td>6053381344</td></tr>\n\
+             <tr><td onclick=\"alert(1)\">\\\\(d_{model}\\\\)</td><td>4096</td></tr>\n\
+             <tr><td title=\"$$x$$\">$$n_{heads}$$</td><td><code>$$16$$</code></td></tr>\n</table>\n",
+        );
+        assert_eq!(card.matches("<math>").count(), 2, "{card}");
+        assert_eq!(card.matches("<math display=\"block\">").count(), 1, "{card}");
+        assert!(card.contains("<td><math><msub><mi>n</mi>"), "{card}");
+        assert!(!card.contains("\\\\(") && !card.contains("onclick"), "{card}");
+        assert!(card.contains("title=\"$$x$$\"") && card.contains("<code>$$16$$</code>"), "attributes and code stay: {card}");
+    }
+
+    /// bigscience/bloom's card links to `<a name="...">` targets, as
+    /// GitHub keeps them: an id with the card's prefix.
+    #[test]
+    fn named_anchors_are_link_targets() {
+        let card = render("- [Glossary](#glossary)\n\n<a name=\"glossary\"></a>\n\n<a name=\"two\" id=\"own\">x</a> [Two](#two)\n");
+        assert!(card.contains("<a id=\"user-content-glossary\" rel=\"noopener noreferrer\"></a>"), "{card}");
+        assert!(card.contains("<a href=\"#user-content-glossary\" rel=\"noopener noreferrer\">Glossary</a>"), "{card}");
+        assert!(card.contains("<a id=\"user-content-own\" rel=\"noopener noreferrer\">x</a>"), "an id of its own wins: {card}");
+        assert!(!card.contains("name="), "{card}");
     }
 
     #[test]
@@ -580,7 +625,7 @@ mod tests {
             ("<mail@example.com>\n", false),
             ("line one  \nline two\\\nthree\n\n```python\nx = 1\n```\n\n    indented\n", true),
             ("# Heading {#custom}\n\n## Heading\n\n# Main\n", true),
-            ("Math $x^2$ and $$y$$ and $\\frac{1}{$ and \\(z\\)\n", true),
+            ("Math $x^2$ and $$y$$ and $$\\frac{1}{$$ and \\\\(z\\\\) and \\(no\\)\n", true),
         ] {
             assert_eq!(fast_path_is_what_ammonia_keeps(md), fast, "{md}");
         }

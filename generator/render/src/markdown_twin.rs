@@ -102,7 +102,7 @@ fn facts(out: &mut String, input: &TwinInput<'_>) {
         fact(out, "Files size", &format!("{}{size}", if f.size_partial { "at least " } else { "" }));
     }
     if !f.license.is_empty() {
-        fact(out, "License", &spans(&f.license));
+        fact(out, "License", &spans(f.license.iter().map(|l| &l.name)));
     }
     if !f.languages.is_empty() {
         fact(out, "Languages", &spans(&f.languages));

@@ -3,12 +3,14 @@
 //! which models were made from it.
 //!
 //! A model's bases come from its own record: the Hub's
-//! `base_model:<relation>:<id>` tags (the relation said), `base_model:<id>`
-//! tags and the card's `base_model` (string or list) with its
-//! `base_model_relation`; when nothing says the relation it is inferred as
-//! the Hub does (several bases: a merge; GGUF files: quantized; a PEFT
-//! library: an adapter; else a fine-tune). Ids are checked like record ids
-//! and bounded in number.
+//! `base_model:<relation>:<id>` tags (the relation said) and
+//! `base_model:<id>` tags, which are the Hub's resolved answer (a base
+//! renamed since the card was written is named by its new id there); only a
+//! record without such tags falls back on the card's `base_model` (string
+//! or list) with its `base_model_relation`. When nothing says the relation
+//! it is inferred as the Hub does (several bases: a merge; GGUF files:
+//! quantized; a PEFT library: an adapter; else a fine-tune). Ids are checked
+//! like record ids and bounded in number.
 //!
 //! Derivatives need every model: the build gathers each model's bases
 //! ([`TreeMember`]) into a [`TreeIndex`] after its render stage, and asks it
@@ -93,37 +95,41 @@ fn inferred_relation(record: &ModelRecord, base_count: usize) -> Relation {
 }
 
 /// The bases `record` names, each once (an explicit relation first), valid
-/// ids only, never the model itself.
+/// ids only, never the model itself: those of its `base_model:` tags, or,
+/// when no tag names a valid one, those of its card.
 pub fn base_refs(record: &ModelRecord) -> Vec<BaseRef> {
-    let mut said: Vec<(&str, Option<Relation>)> = Vec::new();
+    let mut from_tags: Vec<(&str, Option<Relation>)> = Vec::new();
     for tag in &record.tags {
         let Some(rest) = tag.strip_prefix("base_model:") else { continue };
         match rest.split_once(':') {
-            Some((relation, id)) => said.push((id, Relation::parse(relation))),
-            None => said.push((rest, None)),
+            Some((relation, id)) => from_tags.push((id, Relation::parse(relation))),
+            None => from_tags.push((rest, None)),
         }
     }
-    let card_relation = record
-        .card_data
-        .as_ref()
-        .and_then(|c| c.get("base_model_relation"))
-        .and_then(|r| r.as_str())
-        .and_then(Relation::parse);
-    said.extend(record.base_models().into_iter().map(|id| (id, card_relation)));
-    // Explicit relations win over inferred ones for the same id.
-    said.sort_by_key(|(_, relation)| relation.is_none());
-    let valid: Vec<(&str, Option<Relation>)> = {
-        let mut seen = HashSet::new();
-        said.into_iter()
-            .filter(|(id, _)| *id != record.id && ModelId::parse(id).is_ok() && seen.insert(*id))
-            .take(MAX_BASES)
-            .collect()
-    };
+    let mut valid = valid_bases(record, from_tags);
+    if valid.is_empty() {
+        let card_relation = record
+            .card_data
+            .as_ref()
+            .and_then(|c| c.get("base_model_relation"))
+            .and_then(|r| r.as_str())
+            .and_then(Relation::parse);
+        valid = valid_bases(record, record.base_models().into_iter().map(|id| (id, card_relation)).collect());
+    }
     let inferred = inferred_relation(record, valid.len());
     let mut bases: Vec<BaseRef> =
         valid.into_iter().map(|(id, relation)| BaseRef { id: id.to_owned(), relation: relation.unwrap_or(inferred) }).collect();
     bases.sort_by(|a, b| a.id.cmp(&b.id));
     bases
+}
+
+/// The ids of `said` that can be bases, each once with its explicit
+/// relation if any said one, at most [`MAX_BASES`].
+fn valid_bases<'r>(record: &ModelRecord, mut said: Vec<(&'r str, Option<Relation>)>) -> Vec<(&'r str, Option<Relation>)> {
+    // Explicit relations win over inferred ones for the same id.
+    said.sort_by_key(|(_, relation)| relation.is_none());
+    let mut seen = HashSet::new();
+    said.into_iter().filter(|(id, _)| *id != record.id && ModelId::parse(id).is_ok() && seen.insert(*id)).take(MAX_BASES).collect()
 }
 
 /// One model as the tree sees it.
@@ -249,15 +255,41 @@ mod tests {
         assert_eq!(base_refs(&said)[0].relation, Relation::Adapter);
     }
 
+    /// Llama-3.1-8B-Instruct's card still names its base by the id it had
+    /// before the rename; the Hub's tags name the base as it is now. One
+    /// base, fine-tuned: not a merge of two.
+    #[test]
+    fn the_hubs_tags_decide_over_a_card_naming_a_renamed_base() {
+        let instruct = record(
+            r#"{"id": "meta-llama/Llama-3.1-8B-Instruct",
+                "tags": ["base_model:meta-llama/Llama-3.1-8B", "base_model:finetune:meta-llama/Llama-3.1-8B"],
+                "cardData": {"base_model": "meta-llama/Meta-Llama-3.1-8B"}}"#,
+        );
+        assert_eq!(base_refs(&instruct), [BaseRef { id: "meta-llama/Llama-3.1-8B".into(), relation: Relation::Finetune }]);
+        let gguf = record(
+            r#"{"id": "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF", "library_name": "gguf",
+                "tags": ["base_model:meta-llama/Llama-3.1-8B-Instruct", "base_model:quantized:meta-llama/Llama-3.1-8B-Instruct"],
+                "cardData": {"base_model": "meta-llama/Meta-Llama-3.1-8B-Instruct"}}"#,
+        );
+        assert_eq!(base_refs(&gguf), [BaseRef { id: "meta-llama/Llama-3.1-8B-Instruct".into(), relation: Relation::Quantized }]);
+        // Without a tag the card decides, its relation with it.
+        let card_only = record(r#"{"id": "me/x", "cardData": {"base_model": "meta-llama/Meta-Llama-3.1-8B"}}"#);
+        assert_eq!(base_refs(&card_only), [BaseRef { id: "meta-llama/Meta-Llama-3.1-8B".into(), relation: Relation::Finetune }]);
+    }
+
     #[test]
     fn bad_ids_and_the_model_itself_are_not_bases() {
         let r = record(
             r#"{"id": "me/x", "tags": ["base_model:finetune:../../etc", "base_model:me/x", "base_model:quantized:<b>/c", "base_model:weird:a/b"],
                 "cardData": {"base_model": ["javascript:alert(1)", "ok/fine"]}}"#,
         );
-        let bases = base_refs(&r);
-        let ids: Vec<&str> = bases.iter().map(|b| b.id.as_str()).collect();
-        assert_eq!(ids, ["a/b", "ok/fine"]);
+        let ids = |r: &ModelRecord| base_refs(r).into_iter().map(|b| b.id).collect::<Vec<String>>();
+        assert_eq!(ids(&r), ["a/b"], "the tags name a valid base: the card is not read");
+        let no_valid_tag = record(
+            r#"{"id": "me/x", "tags": ["base_model:finetune:../../etc", "base_model:me/x"],
+                "cardData": {"base_model": ["javascript:alert(1)", "ok/fine"]}}"#,
+        );
+        assert_eq!(ids(&no_valid_tag), ["ok/fine"]);
     }
 
     #[test]

@@ -175,7 +175,7 @@ fn math_past_its_bounds_is_shown_as_code_with_a_note() {
     let deep = format!("$${}x{}$$\n\n", "{".repeat(200), "}".repeat(200));
     let long = format!("$${}$$\n\n", "x+".repeat(2000));
     let sqrt = format!("$${}x$$\n\n", "\\sqrt ".repeat(300));
-    let card = render(&format!("{deep}{long}{sqrt}$\\frac{{1}}{{2}}$\n"));
+    let card = render(&format!("{deep}{long}{sqrt}\\\\(\\frac{{1}}{{2}}\\\\)\n"));
     assert_eq!(card.html.matches("<math").count(), 1, "only the good formula: {}", &card.html[..200.min(card.html.len())]);
     assert!(has_note(&card, "2 formulas shown as code (nested deeper than"), "{:?}", card.notes);
     assert!(has_note(&card, "1 formula shown as code (longer than 2 KiB)"), "{:?}", card.notes);
@@ -184,17 +184,19 @@ fn math_past_its_bounds_is_shown_as_code_with_a_note() {
 
 #[test]
 fn a_card_of_formulas_converts_its_budget_and_shows_the_rest_as_code() {
-    let card = render(&"$x^2$ ".repeat(10_000));
+    let card = render(&"\\\\(x^2\\\\) ".repeat(10_000));
     assert_eq!(card.html.matches("<math>").count(), 4096);
-    assert_eq!(card.html.matches("<code>$x^2$</code>").count(), 10_000 - 4096);
+    assert_eq!(card.html.matches("<code>\\\\(x^2\\\\)</code>").count(), 10_000 - 4096);
     assert!(has_note(&card, "5904 formulas shown as code (past the card's first 4096 formulas"), "{:?}", card.notes);
 }
 
 #[test]
-fn unclosed_brackets_cost_a_look_ahead_each_at_most() {
-    // Each `\(` looks ahead at most a formula's length for its end.
-    let card = render(&"\\( a *b* `c` ".repeat(50_000));
-    assert!(card.html.matches("<math").count() == 0 && card.html.contains("( a <em>b</em>"), "{}", &card.html[..200]);
+fn unclosed_formulas_cost_a_look_ahead_each_at_most() {
+    // Each `\\(` looks ahead at most a formula's reach for its end.
+    let card = render(&"\\\\( a *b* `c` ".repeat(50_000));
+    assert!(card.html.matches("<math").count() == 0 && card.html.contains("\\( a <em>b</em>"), "{}", &card.html[..200]);
+    let one = render(&format!("$$ a {}", "*b* `c` ".repeat(50_000)));
+    assert!(one.html.matches("<math").count() == 0 && one.html.contains("$$ a <em>b</em>"), "{}", &one.html[..200]);
 }
 
 #[test]

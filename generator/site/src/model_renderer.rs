@@ -164,7 +164,7 @@ impl<'a> ModelRenderer<'a> {
             Err(err) => return failed(err),
         };
         notes.extend(local.notes);
-        notes.extend(ignored_field_notes(model.id.as_str(), &model.record, model.card.as_ref()));
+        notes.extend(ignored_field_notes(model));
         let made = ExampleCounts {
             library: usage.as_ref().map_or(0, |u| u.snippets.len()),
             inference: hosted.len(),

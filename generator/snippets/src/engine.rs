@@ -265,6 +265,9 @@ struct RecordContext<'a> {
     id: &'a str,
     tags: &'a [String],
     pipeline_tag: Option<&'a str>,
+    /// A chat model: tagged `conversational`, of that `pipeline_tag`, or
+    /// served for chat by a provider ([`ModelRecord::is_conversational`]).
+    conversational: bool,
     library_name: Option<&'a str>,
     config: &'a Value,
     /// The record's `transformersInfo`, or the classes its architecture
@@ -280,8 +283,8 @@ struct RecordContext<'a> {
     /// `cardData.base_model`, or its first item when it is a list.
     base_model: Option<&'a str>,
     instance_prompt: Option<&'a str>,
-    /// What the model's examples send it, the same as hosted inference
-    /// sends ([`crate::sample`]).
+    /// What the model's examples send it (texts, table, candidate labels),
+    /// the same as hosted inference sends ([`crate::sample`]).
     sample: SampleTexts,
 }
 
@@ -296,6 +299,7 @@ impl<'a> RecordContext<'a> {
             id: &record.id,
             tags: &record.tags,
             pipeline_tag: task,
+            conversational: record.is_conversational(),
             library_name: record.library(),
             config: record.config.as_ref().unwrap_or(&NULL),
             transformers_info: crate::transformers_class::transformers_info(record),

@@ -117,6 +117,8 @@ struct LocalAppContext<'a> {
     name: &'a str,
     tags: &'a [String],
     pipeline_tag: Option<&'a str>,
+    /// A chat model ([`ModelRecord::is_conversational`]).
+    conversational: bool,
     widget_text: Option<&'a str>,
     /// Whether the model has GGUF model files.
     gguf: bool,
@@ -177,6 +179,7 @@ fn app_examples(
         name: record.id.split_once('/').map_or(record.id.as_str(), |(_, name)| name),
         tags: &record.tags,
         pipeline_tag: record.task(),
+        conversational: record.is_conversational(),
         widget_text: crate::sample::widget_text(record),
         gguf: has_gguf,
         quant,

@@ -56,7 +56,7 @@ describe("model facts", () => {
     assert.match(await notice.innerText(), /only after the authors accept an access request/);
     assert.equal(await notice.locator("a").getAttribute("href"), `${HUB}/${BASE}`);
     const facts = await page.locator(".facts-list").innerText();
-    for (const line of [/Parameters\s+8\.03B/, /Tensor types\s+BF16/, /Created\s+2024-07-18/, /Updated\s+2024-\d\d-\d\d/, /Popularity\s+5\.8M downloads · [\d.]+k? likes?/]) {
+    for (const line of [/Model size\s+8\.03B params/, /Tensor types\s+BF16/, /Created\s+2024-07-18/, /Updated\s+2024-\d\d-\d\d/, /Popularity\s+5\.8M downloads · [\d.]+k? likes?/]) {
       assert.match(facts, line);
     }
     assert.equal(await page.locator(".hub-link a").getAttribute("href"), `${HUB}/${BASE}`);

@@ -121,6 +121,49 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// A corpus built once for a test binary: its models and its site.
+pub struct BuiltCorpus {
+    pub models: PathBuf,
+    pub dist: PathBuf,
+    pub run: Run,
+}
+
+/// A fresh folder for this test process, `<prefix>-<pid>` under the target
+/// folder's temporary one; the folders of runs that ended are removed first
+/// (the static a test keeps its build in is never dropped).
+pub fn process_folder(prefix: &str) -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(pid) = name.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('-')) {
+            if !Path::new("/proc").join(pid).exists() {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let root = tmp.join(format!("{prefix}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    root
+}
+
+/// Runs the examples checker (`modelpages snippets` on each model folder,
+/// then python3 + pyflakes, ESLint, `bash -n`); returns how many passed.
+pub fn check_examples(folders: impl IntoIterator<Item = PathBuf>) -> usize {
+    let out = Command::new("python3")
+        .arg(repo_root().join("tests/checkers/check_snippets.py"))
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_modelpages"))
+        .args(folders)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "checker failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let last = stdout.lines().last().unwrap_or("");
+    let (passed, failed) = last.split_once(" passed, ").expect("closing line");
+    assert_eq!(failed, "0 failed");
+    passed.parse().unwrap()
+}
+
 /// No staging folder of a build is left beside the output in `parent`.
 pub fn assert_no_staging_left(parent: &Path) {
     let leftovers: Vec<_> = fs::read_dir(parent)

@@ -206,8 +206,9 @@ fn cards(c: &Corpus) -> Vec<Case> {
     ];
     // Formulas are MathML of an allowlist or code; references never leave
     // the model's folder; a card's ids never take the page's.
-    let math = "$\\text{<script>window.__pwned=1</script>}$ $\\href{javascript:window.__pwned=1}{x}$\n\n\
-                \\(<img src=x onerror=window.__pwned=1>\\) \\[\\mathrm{<style>}\\]\n\n$$";
+    let math = "$$\\text{<script>window.__pwned=1</script>}$$ $$\\href{javascript:window.__pwned=1}{x}$$\n\n\
+                \\\\(<img src=x onerror=window.__pwned=1>\\\\) $$\\mathrm{<style>}$$\n\n\
+                <table><tr><td title=\"$$x\">\\\\(x\" onmouseover=\"window.__pwned=1\\\\)</td><td>$$\\text{<img src=x onerror=window.__pwned=1>}$$</td></tr></table>\n\n$$";
     let deep = format!("{math}{}x{}$$", "{".repeat(200), "}".repeat(200));
     cases.push(Case { notes: vec!["1 formula shown as code (nested deeper than 32 levels)".into()], ..card_case(c, "card-math-payloads", &deep) });
     let escapes = "![up](../../fs/x.png) <img src=\"%2e%2e/%2e%2e/x.png\" alt=\"enc\"> [abs](/etc/passwd)\n\n\
@@ -244,7 +245,7 @@ fn cards(c: &Corpus) -> Vec<Case> {
     // A field the page shows that cannot be read within bounds is left out
     // with a note; the model builds.
     let noted = |name, expect, note: &str| Case { notes: vec![note.to_owned()], ..case(name, expect) };
-    cases.push(noted("card-yaml-alias-bomb", page("cards/yaml-bomb", &["body"]), "cards/yaml-bomb: README.md: `license` ignored: "));
+    cases.push(noted("card-yaml-alias-bomb", page("cards/yaml-bomb", &["body"]), "cards/yaml-bomb: README.md: front matter `license` ignored: "));
     // Under a key no page shows, it is not even expanded.
     c.record("cards/yaml-bomb-elsewhere", r#"{"id": "cards/yaml-bomb-elsewhere"}"#);
     c.card("cards/yaml-bomb-elsewhere", &bomb.replace("license: *i", "widget: *i\nlicense: mit"));
@@ -254,7 +255,7 @@ fn cards(c: &Corpus) -> Vec<Case> {
     cases.push(noted(
         "card-yaml-10000-deep",
         page("cards/yaml-deep", &["body"]),
-        "cards/yaml-deep: README.md: `license` ignored: recursion limit exceeded",
+        "cards/yaml-deep: README.md: front matter `license` ignored: recursion limit exceeded",
     ));
     cases
 }
@@ -415,8 +416,8 @@ fn input_limits(c: &Corpus) -> Vec<Case> {
     c.link("models/fs/link-gguf/m-Q4_K_M.gguf", &c.outside.join("secret.json"));
     let expands = "ignored: expands to more than 1048576 bytes through YAML aliases";
     vec![
-        noted("card-yaml-alias-100kb-x2000", page("limits/yaml-aliases", &["body"]), &format!("limits/yaml-aliases: README.md: `license` {expands}")),
-        noted("card-yaml-alias-nested-strings", page("limits/yaml-laughs", &["body"]), &format!("limits/yaml-laughs: README.md: `license` {expands}")),
+        noted("card-yaml-alias-100kb-x2000", page("limits/yaml-aliases", &["body"]), &format!("limits/yaml-aliases: README.md: front matter `license` {expands}")),
+        noted("card-yaml-alias-nested-strings", page("limits/yaml-laughs", &["body"]), &format!("limits/yaml-laughs: README.md: front matter `license` {expands}")),
         noted("type-mapping-4000-unknown-providers", page("limits/unknown-providers", &[]),
               "limits/unknown-providers: 4000 providers are not known here and get no examples: \"made-up-0\""),
         noted("type-mapping-adapter-path-traversal", page("limits/adapter-path", &[]),

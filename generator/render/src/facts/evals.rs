@@ -36,7 +36,7 @@ pub struct EvalsView {
     pub not_listed: usize,
 }
 
-fn short(text: &str, max: usize) -> String {
+pub(super) fn short(text: &str, max: usize) -> String {
     let mut out: String = text.chars().filter(|c| !c.is_control()).take(max).collect();
     if text.chars().count() > max {
         out.push('…');

@@ -5,15 +5,17 @@
 //! templates as `model.facts` and read by the partials in
 //! `site-src/templates/model/` (facts, tags, tree, files, evals, inputs).
 //!
-//! Everything is computed here from the record, the card's metadata, the
-//! GGUF files and the model's [`TreeBlock`] (which the build computes
-//! across the corpus); nothing reads files. Record values are untrusted:
-//! lists are bounded, paths checked, dates validated, and the templates
-//! escape every string.
+//! Everything is computed here from the record (its `cardData` merged with
+//! the card's front matter), the GGUF files and the model's [`TreeBlock`]
+//! (which the build computes across the corpus); nothing reads files.
+//! Record values are untrusted: lists are bounded, paths and links checked,
+//! dates validated, and the templates escape every string.
 
 mod evals;
 mod files;
+mod license;
 mod numbers;
+mod spaces;
 mod tags;
 
 use modelpages_gguf::GgufFiles;
@@ -24,8 +26,10 @@ use crate::tree::{TreeBlock, TOP_DERIVATIVES};
 
 pub use evals::{EvalsView, InputView};
 pub use files::{path_problem, resolve_url, FilesView};
+pub use license::LicenseView;
 pub use numbers::{compact, counted, day_of};
-pub(crate) use numbers::{bytes_text, count_text};
+pub(crate) use numbers::{bytes_text, params_text};
+pub use spaces::SpacesView;
 pub use tags::TagGroup;
 
 /// File rows on the model page; more go to the files page (`<id>/files/`).
@@ -48,7 +52,7 @@ pub struct FactsInput<'a> {
 /// Everything the facts partials show; see the module documentation.
 #[derive(Clone, Debug, Serialize)]
 pub struct ModelFacts {
-    /// e.g. `8.03B`, from `safetensors` or else the GGUF header.
+    /// e.g. `8.03B params`, from `safetensors` or else the GGUF header.
     pub parameters: Option<String>,
     /// `BF16`, `F32`, ... from `safetensors.parameters`.
     pub tensor_types: Vec<String>,
@@ -56,10 +60,13 @@ pub struct ModelFacts {
     /// files' sizes are unknown (the total is then a lower bound).
     pub size: Option<String>,
     pub size_partial: bool,
-    pub license: Vec<String>,
+    pub license: Vec<LicenseView>,
     pub languages: Vec<String>,
     /// `auto` or `manual` when downloads need an accepted access request.
     pub gated: Option<&'static str>,
+    /// What the access request asks, as the card says (`extra_gated_*`).
+    pub access_heading: Option<String>,
+    pub access_fields: Vec<String>,
     pub created: Option<String>,
     pub updated: Option<String>,
     /// "5.8M downloads", "1 like".
@@ -74,6 +81,8 @@ pub struct ModelFacts {
     pub tags: Vec<TagGroup>,
     pub tree: TreeView,
     pub inputs: Vec<InputView>,
+    /// The Spaces that use the model (`spaces`).
+    pub spaces: SpacesView,
 }
 
 /// A base as a derivative's page links it.
@@ -162,10 +171,10 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
     let record = &model.record;
     let id = model.id.as_str();
     let hub = input.hub_url.trim_end_matches('/');
-    let meta = model.card.as_ref().map(|c| &c.meta);
+    let meta = record.card_meta();
     let safetensors = record.safetensors.get();
     let gguf_parameters = input.gguf.model_facts().map(|f| f.parameter_count).filter(|n| *n > 0);
-    let parameters = safetensors.map(|s| s.total).filter(|n| *n > 0).or(gguf_parameters).map(count_text);
+    let parameters = safetensors.map(|s| s.total).filter(|n| *n > 0).or(gguf_parameters).map(params_text);
     let sibling_size = files::total_size(&record.siblings);
     let gguf_size = {
         let files = input.gguf.groups.iter().flat_map(|g| &g.files).chain(&input.gguf.unlabelled).chain(&input.gguf.projectors);
@@ -174,10 +183,7 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
             .then(|| (sizes.iter().flatten().fold(0u64, |s, n| s.saturating_add(*n)), sizes.iter().all(Option::is_some)))
     };
     let size = sibling_size.or(gguf_size);
-    let mut license: Vec<String> = meta.map(|m| m.license.clone()).unwrap_or_default();
-    if license.is_empty() {
-        license = record.tags.iter().filter_map(|t| t.strip_prefix("license:")).map(str::to_owned).collect();
-    }
+    let license = license::license_views(&meta, &record.tags, hub, id);
     let files = files::files_view(&record.siblings, hub, id, file_rows);
     let files_page = (files.not_listed > 0).then(|| format!("{}files/", page_url(input.base_path, id)));
     ModelFacts {
@@ -185,13 +191,15 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
         tensor_types: safetensors.map(|s| s.parameters.keys().take(12).cloned().collect()).unwrap_or_default(),
         size: size.map(|(bytes, _)| bytes_text(bytes)),
         size_partial: size.is_some_and(|(_, whole)| !whole),
-        license: license.into_iter().take(8).collect(),
-        languages: meta.map(|m| m.language.iter().take(40).cloned().collect()).unwrap_or_default(),
+        license,
+        languages: meta.language.iter().take(40).cloned().collect(),
         gated: match record.gated.get() {
             Some(Gated::Auto) => Some("auto"),
             Some(Gated::Manual) => Some("manual"),
             _ => None,
         },
+        access_heading: meta.access_request.heading.as_deref().map(|h| evals::short(h, MAX_ACCESS_TEXT_CHARS)),
+        access_fields: meta.access_request.fields.iter().map(|f| evals::short(f, MAX_ACCESS_TEXT_CHARS)).collect(),
         created: record.created_at.get().and_then(|t| day_of(t)),
         updated: record.last_modified.as_deref().and_then(day_of),
         downloads: record.downloads.map(|n| counted(n, "download", "downloads")),
@@ -199,18 +207,22 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
         hub_page: format!("{hub}/{id}"),
         files,
         files_page,
-        evals: evals::evals_view(record.evaluation_results()),
+        evals: evals::evals_view(record.evaluation_results().iter()),
         tags: tags::tag_groups(&tags::TagInput {
             tags: &record.tags,
             task: input.task,
             library: input.library,
-            meta,
+            meta: Some(&meta),
             index_url: input.base_path,
         }),
         tree: tree_view(input.tree, input.base_path, hub, id),
         inputs: evals::inputs_view(&record.widget_data),
+        spaces: spaces::spaces_view(record.spaces.get().map_or(&[], Vec::as_slice), hub),
     }
 }
+
+/// Longest heading or field name of an access request shown.
+const MAX_ACCESS_TEXT_CHARS: usize = 80;
 
 /// The notes a model's facts leave: file paths that were not used.
 pub fn facts_notes(facts: &ModelFacts, id: &str) -> Vec<String> {

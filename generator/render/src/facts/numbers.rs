@@ -1,7 +1,9 @@
 //! Numbers and dates as the facts column words them: compact counts
-//! ("5.8M downloads", "1 like"), file sizes and parameter counts in three
-//! significant digits ("808 MB", "8.03B"; also used by the GGUF table and
-//! the quantization picker), and record timestamps cut to their day.
+//! ("5.8M downloads", "1 like"), file sizes in three significant digits
+//! ("808 MB"; also used by the GGUF table and the quantization picker),
+//! parameter counts as the Hub words them, at most three significant digits
+//! and no trailing zero ("8.03B params", "67M params"), and record
+//! timestamps cut to their day.
 //!
 //! Counts are rounded to at most three significant digits and one decimal,
 //! the way a visitor reads them at a glance: `4_321` is `4.3k`,
@@ -54,14 +56,21 @@ pub fn day_of(timestamp: &str) -> Option<String> {
 /// `n` in three significant digits with a unit from `units` (each 1000
 /// times the one before): `807694464` bytes is `808 MB`.
 fn with_units(n: u64, units: &[&str]) -> String {
+    let (value, digits, unit) = in_units(n, units.len());
+    format!("{value:.digits$}{}", units[unit])
+}
+
+/// `n` as a value of one of `units` units (each 1000 times the one before)
+/// and the decimals that leave it three significant digits, and the unit.
+fn in_units(n: u64, units: usize) -> (f64, usize, usize) {
     let mut value = n as f64;
     let mut unit = 0;
-    while value >= 999.5 && unit + 1 < units.len() {
+    while value >= 999.5 && unit + 1 < units {
         value /= 1000.0;
         unit += 1;
     }
     let digits = if unit == 0 || value >= 99.95 { 0 } else if value >= 9.995 { 1 } else { 2 };
-    format!("{value:.digits$}{}", units[unit])
+    (value, digits, unit)
 }
 
 /// A file size as hubs show it, in decimal units.
@@ -69,9 +78,14 @@ pub(crate) fn bytes_text(bytes: u64) -> String {
     with_units(bytes, &[" B", " kB", " MB", " GB", " TB", " PB"])
 }
 
-/// A parameter count: `8030261248` is `8.03B`.
-pub(crate) fn count_text(n: u64) -> String {
-    with_units(n, &["", "K", "M", "B", "T"])
+/// A parameter count as the Hub words it: `8030261248` is `8.03B params`,
+/// `66985530` is `67M params` (three significant digits, no trailing zero).
+pub(crate) fn params_text(n: u64) -> String {
+    const UNITS: [&str; 5] = ["", "K", "M", "B", "T"];
+    let (value, digits, unit) = in_units(n, UNITS.len());
+    let number = format!("{value:.digits$}");
+    let number = if number.contains('.') { number.trim_end_matches('0').trim_end_matches('.') } else { &number };
+    format!("{number}{} params", UNITS[unit])
 }
 
 #[cfg(test)]
@@ -124,8 +138,18 @@ mod tests {
         assert_eq!(bytes_text(32_132_073_504), "32.1 GB");
         assert_eq!(bytes_text(999_999), "1.00 MB");
         assert_eq!(bytes_text(u64::MAX), "18447 PB");
-        assert_eq!(count_text(12_800), "12.8K");
-        assert_eq!(count_text(8_030_261_248), "8.03B");
-        assert_eq!(count_text(7), "7");
+    }
+
+    #[test]
+    fn parameter_counts_as_the_hub_words_them() {
+        assert_eq!(params_text(12_800), "12.8K params");
+        assert_eq!(params_text(8_030_261_248), "8.03B params");
+        assert_eq!(params_text(7), "7 params");
+        // distilbert-base-uncased: not "67.0M".
+        assert_eq!(params_text(66_985_530), "67M params");
+        assert_eq!(params_text(1_100_048_384), "1.1B params");
+        assert_eq!(params_text(124_645_632), "125M params");
+        assert_eq!(params_text(999_600), "1M params");
+        assert_eq!(params_text(7_241_732_096), "7.24B params");
     }
 }

@@ -6,13 +6,13 @@
 use serde::Serialize;
 
 use super::{KvCache, MemoryEstimate, ShapePart, ShapeSource, WeightsFrom, KV_ELEMENT_BYTES, MEMORY_SIZES_GB};
-use crate::facts::count_text;
+use crate::facts::params_text;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct MemoryView {
     /// `parameters` (weights from the parameter count) or `files`.
     pub weights_from: &'static str,
-    /// The parameter count, e.g. `8.03B`, when the weights come from it.
+    /// The parameter count, e.g. `8.03B params`, when the weights come from it.
     pub parameters: Option<String>,
     /// One per column after the weights: a context, or the weights alone.
     pub columns: Vec<String>,
@@ -149,7 +149,7 @@ pub fn memory_view(estimate: &MemoryEstimate) -> MemoryView {
             WeightsFrom::Parameters(_) => "parameters",
         },
         parameters: match estimate.weights_from {
-            WeightsFrom::Parameters(n) => Some(count_text(n)),
+            WeightsFrom::Parameters(n) => Some(params_text(n)),
             WeightsFrom::GgufFiles => None,
         },
         columns,

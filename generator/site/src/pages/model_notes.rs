@@ -9,7 +9,7 @@
 //! out. Values from the record are quoted with escapes and cut short: notes
 //! go to a terminal.
 
-use modelpages_record::{ModelCard, ModelRecord, CARD_FILE, RECORD_FILE};
+use modelpages_record::{LoadedModel, ModelRecord, CARD_FILE, RECORD_FILE};
 use modelpages_snippets::inference::request_kind;
 use modelpages_snippets::SnippetEngine;
 
@@ -24,14 +24,22 @@ fn quoted(value: &str) -> String {
     format!("{short:?}{cut}")
 }
 
-/// One note per descriptive field of `record`, and per front-matter field
-/// of `card`, that was present but ignored.
-pub fn ignored_field_notes(id: &str, record: &ModelRecord, card: Option<&ModelCard>) -> Vec<String> {
-    let from_record = record.ignored_fields().into_iter().map(|ignored| (RECORD_FILE, ignored));
-    let from_card = card.into_iter().flat_map(|card| card.ignored.iter().cloned()).map(|ignored| (CARD_FILE, ignored));
-    from_record
-        .chain(from_card)
-        .map(|(file, ignored)| format!("{id}: {file}: `{}` ignored: {}", ignored.field, ignored.why))
+/// One note per descriptive field of `model`'s record, and per front-matter
+/// field of its card, that was present but ignored, against the file it came
+/// from: a card field the card's front matter wrote (merged into `cardData`)
+/// is the card's.
+pub fn ignored_field_notes(model: &LoadedModel) -> Vec<String> {
+    let front_matter = model.card.as_ref().map_or(&[][..], |card| card.front_matter_fields.as_slice());
+    let id = model.id.as_str();
+    let card_note = |field: &str, why: &str| format!("{id}: {CARD_FILE}: front matter `{field}` ignored: {why}");
+    let from_record = model.record.ignored_fields().into_iter().map(|ignored| {
+        match ignored.field.strip_prefix("cardData.").filter(|f| front_matter.iter().any(|k| k == f)) {
+            Some(field) => card_note(field, &ignored.why),
+            None => format!("{id}: {RECORD_FILE}: `{}` ignored: {}", ignored.field, ignored.why),
+        }
+    });
+    let unread = model.card.iter().flat_map(|card| &card.ignored).map(|ignored| card_note(ignored.field, &ignored.why));
+    from_record.chain(unread)
         .collect()
 }
 
@@ -117,14 +125,29 @@ mod tests {
         assert_eq!(silent_model_note("a/b", &record, &SnippetEngine::new(), &one), None);
     }
 
+    fn loaded(record: &str, card: Option<&str>) -> LoadedModel {
+        let source = modelpages_record::ModelSource { dir: "models/a/b".into(), folder_id: "a/b".into() };
+        let files = modelpages_record::ModelFiles { record: record.as_bytes().to_vec(), card: card.map(|c| c.as_bytes().to_vec()) };
+        modelpages_record::parse_model(&source, files).unwrap()
+    }
+
     #[test]
     fn ignored_fields_are_noted_with_the_file() {
-        let record: ModelRecord = serde_json::from_str(r#"{"id": "a/b", "gated": "yes", "spaces": [1]}"#).unwrap();
-        let card = ModelCard::parse(&format!("---\ntags: {}{}\n---\n", "[".repeat(500), "]".repeat(500))).unwrap();
-        let notes = ignored_field_notes("a/b", &record, Some(&card));
+        let model = loaded(r#"{"id": "a/b", "gated": "yes", "spaces": [1], "cardData": {"model-index": 5}}"#, None);
+        let notes = ignored_field_notes(&model);
         assert_eq!(notes.len(), 3, "{notes:?}");
         assert!(notes[0].starts_with("a/b: model.json: `gated` ignored: expected false"), "{notes:?}");
         assert!(notes[1].starts_with("a/b: model.json: `spaces` ignored: "), "{notes:?}");
-        assert!(notes[2].starts_with("a/b: README.md: `tags` ignored: recursion limit exceeded"), "{notes:?}");
+        assert!(notes[2].starts_with("a/b: model.json: `cardData.model-index` ignored: "), "{notes:?}");
+        // A card field of the wrong shape in the front matter is the card's.
+        let model = loaded(r#"{"id": "a/b", "cardData": {"base_model": "x/y"}}"#, Some("---\nbase_model: {id: x}\n---\n"));
+        let notes = ignored_field_notes(&model);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("a/b: README.md: front matter `base_model` ignored: expected a model id"), "{notes:?}");
+        // A field the parser cannot build is the card's too.
+        let card = format!("---\ntags: {}{}\n---\n", "[".repeat(500), "]".repeat(500));
+        let notes = ignored_field_notes(&loaded(r#"{"id": "a/b"}"#, Some(&card)));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("a/b: README.md: front matter `tags` ignored: recursion limit exceeded"), "{notes:?}");
     }
 }

@@ -1,6 +1,7 @@
-//! Sample inputs for inference examples: the model's sample texts
-//! ([`crate::sample`], shared with library examples), the spec's candidate
-//! labels, and the constant table and rows of table and tabular tasks.
+//! Sample inputs for inference examples: the model's sample inputs
+//! ([`crate::sample`], shared with library examples: texts, the table of
+//! table question answering, candidate labels), and the constant rows of
+//! tabular tasks.
 //!
 //! Every client of every provider quotes the sample input, so widget values
 //! are used only up to a size ([`MAX_SAMPLE_BYTES`], with at most
@@ -16,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::providers::ProviderMapping;
 use super::{RequestKind, TaskSpec};
 pub use crate::sample::{MAX_SAMPLE_BYTES, MAX_SAMPLE_ESCAPE_BYTES};
-use crate::sample::{escape_bytes, fits, SampleTexts};
+use crate::sample::{escape_bytes, fits, SampleTable, SampleTexts};
 
 /// Most sentences of a widget example a sentence-similarity example quotes.
 pub const MAX_SAMPLE_SENTENCES: usize = 16;
@@ -36,17 +37,13 @@ pub fn has_oversized_widget_values(record: &ModelRecord) -> bool {
     })
 }
 
-/// Spec: the example candidate labels.
-pub const CANDIDATE_LABELS: [&str; 3] = ["refund", "legal", "faq"];
-
 #[derive(Clone, Debug, Serialize)]
 pub struct SampleInputs {
     /// The main text (or prompt); a chat model's message.
     pub text: String,
     pub question: String,
     pub context: String,
-    #[serde(serialize_with = "constant")]
-    pub table: &'static Constant,
+    pub table: TableInput,
     pub candidate_labels: Vec<String>,
     pub source_sentence: String,
     pub sentences: Vec<String>,
@@ -79,15 +76,17 @@ impl SampleInputs {
         } else {
             json!([{"role": "user", "content": text}])
         };
+        let table = if texts.table == SampleTable::default_table() {
+            TableInput::Default(sample_table())
+        } else {
+            TableInput::Widget(serde_json::to_value(&texts.table).expect("a table of texts is JSON"))
+        };
         SampleInputs {
             text,
             question: texts.question,
             context: texts.context,
-            table: sample_table(),
-            candidate_labels: match task {
-                "zero-shot-image-classification" => vec!["cat".into(), "dog".into(), "llama".into()],
-                _ => CANDIDATE_LABELS.iter().map(|s| s.to_string()).collect(),
-            },
+            table,
+            candidate_labels: texts.candidate_labels,
             source_sentence: similarity
                 .and_then(|w| w.source_sentence.clone())
                 .unwrap_or_else(|| "That is a happy person".into()),
@@ -102,8 +101,45 @@ impl SampleInputs {
 
 impl SampleInputs {
     /// The texts examples quote, which a model's widget examples can give.
-    pub fn texts(&self) -> [&str; 4] {
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        let table = match &self.table {
+            TableInput::Widget(table) => table.as_object(),
+            TableInput::Default(_) => None,
+        };
+        let cells = table.into_iter().flatten().flat_map(|(name, cells)| {
+            std::iter::once(name.as_str()).chain(cells.as_array().into_iter().flatten().filter_map(Value::as_str))
+        });
         [&self.text, &self.question, &self.context, &self.source_sentence]
+            .into_iter()
+            .map(String::as_str)
+            .chain(cells)
+            .chain(self.candidate_labels.iter().map(String::as_str))
+    }
+}
+
+/// The table of table question answering: the sample table every model
+/// shares (a constant, see [`Constant`]), or a widget's own.
+#[derive(Clone, Debug)]
+pub enum TableInput {
+    Default(&'static Constant),
+    Widget(Value),
+}
+
+impl TableInput {
+    pub fn json(&self) -> &Value {
+        match self {
+            TableInput::Default(constant) => &constant.json,
+            TableInput::Widget(table) => table,
+        }
+    }
+}
+
+impl Serialize for TableInput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TableInput::Default(table) => constant(table, serializer),
+            TableInput::Widget(table) => table.serialize(serializer),
+        }
     }
 }
 
@@ -133,17 +169,10 @@ pub(crate) fn constants() -> [&'static TemplateValue; 2] {
     [&sample_table().template, &sample_tabular().template]
 }
 
-/// The sample table of table question answering.
+/// The sample table of table question answering ([`crate::sample::DEFAULT_TABLE`]).
 fn sample_table() -> &'static Constant {
     static TABLE: OnceLock<Constant> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        Constant::new(json!({
-            "Repository": ["Transformers", "Datasets", "Tokenizers"],
-            "Stars": ["36542", "4512", "3934"],
-            "Contributors": ["651", "77", "34"],
-            "Programming language": ["Python", "Python", "Rust, Python and NodeJS"]
-        }))
-    })
+    TABLE.get_or_init(|| Constant::new(serde_json::to_value(SampleTable::default_table()).expect("a table of texts is JSON")))
 }
 
 /// The sample rows of tabular tasks.
@@ -164,7 +193,7 @@ pub fn json_body(spec: &TaskSpec, sample: &SampleInputs) -> Value {
     match spec.input.as_str() {
         "text" => json!({"inputs": sample.text}),
         "question_context" => json!({"inputs": {"question": sample.question, "context": sample.context}}),
-        "table_query" => json!({"inputs": {"query": sample.question, "table": sample.table.json}}),
+        "table_query" => json!({"inputs": {"query": sample.question, "table": sample.table.json()}}),
         "text_labels" => json!({"inputs": sample.text, "parameters": {"candidate_labels": sample.candidate_labels}}),
         "sentences" => json!({"inputs": {"source_sentence": sample.source_sentence, "sentences": sample.sentences}}),
         "tabular" => json!({"inputs": {"data": sample.tabular.json}}),

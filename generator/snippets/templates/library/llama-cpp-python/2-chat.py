@@ -5,7 +5,7 @@ llm = Llama.from_pretrained(
     repo_id={{ id | py }},
     filename="*Q4_K_M.gguf",
 )
-{% if "conversational" in tags %}
+{% if conversational %}
 
 {{ inputs.chat_messages }}
 output = llm.create_chat_completion(messages=messages, max_tokens=256)

@@ -1,6 +1,6 @@
 {% if pipeline_tag == "text-generation" %}
 mlx_lm.generate --model {{ id | sh }} --prompt {{ (widget_text or "Write a haiku about the sea.") | sh }} --max-tokens 256
-{% if "conversational" in tags %}
+{% if conversational %}
 
 # Interactive chat in the terminal
 mlx_lm.chat --model {{ id | sh }}

@@ -2,7 +2,7 @@
 from mlx_lm import generate, load
 
 model, tokenizer = load({{ id | py }})
-{% if "conversational" in tags %}
+{% if conversational %}
 
 {{ inputs.chat_messages }}
 prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True)

@@ -1,10 +1,10 @@
 {#- transformers v5 pipelines; summarization, translation and text2text were
     removed in v5, so those tasks only get the direct example. Inputs are the
-    model's sample texts (`sample`), the same its hosted-inference examples
-    send. -#}
+    model's sample inputs (`sample`: texts, table, candidate labels), the
+    same its hosted-inference examples send. -#}
 {% set task = pipeline_tag %}
 {% set remote = ", trust_remote_code=True" if "custom_code" in tags else "" %}
-{% set chat = "conversational" in tags and task in ["text-generation", "image-text-to-text"] %}
+{% set chat = conversational and task in ["text-generation", "image-text-to-text"] %}
 {% set image_tasks = ["image-classification", "object-detection", "image-segmentation", "depth-estimation",
     "image-to-text", "image-to-image", "mask-generation", "image-feature-extraction", "keypoint-detection"] %}
 {% set audio_tasks = ["automatic-speech-recognition", "audio-classification"] %}
@@ -38,16 +38,16 @@ print(pipe({{ sample.text | py }}.replace("[MASK]", pipe.tokenizer.mask_token)))
 {% elif task == "question-answering" %}
 print(pipe(question={{ sample.question | py }}, context={{ sample.context | py }}))
 {% elif task == "zero-shot-classification" %}
-print(pipe({{ sample.text | py }}, candidate_labels=["refund", "legal", "faq"]))
+print(pipe({{ sample.text | py }}, candidate_labels={{ sample.candidate_labels | pyval }}))
 {% elif task == "zero-shot-image-classification" %}
 {{ inputs.image_file }}
-print(pipe(image, candidate_labels=["cat", "dog", "bird"]))
+print(pipe(image, candidate_labels={{ sample.candidate_labels | pyval }}))
 {% elif task == "zero-shot-audio-classification" %}
 {{ inputs.audio_file }}
-print(pipe(audio, candidate_labels=["speech", "music", "noise"]))
+print(pipe(audio, candidate_labels={{ sample.candidate_labels | pyval }}))
 {% elif task == "zero-shot-object-detection" %}
 {{ inputs.image_file }}
-print(pipe(image, candidate_labels=["cat", "remote control"]))
+print(pipe(image, candidate_labels={{ sample.candidate_labels | pyval }}))
 {% elif task == "image-text-to-text" %}
 {{ inputs.image_file }}
 print(pipe(images=image, text={{ sample.chat_text | py }}))
@@ -55,10 +55,7 @@ print(pipe(images=image, text={{ sample.chat_text | py }}))
 {{ inputs.image_file }}
 print(pipe(image=image, question={{ sample.question | py }}))
 {% elif task == "table-question-answering" %}
-table = {
-    "Repository": ["transformers", "datasets", "tokenizers"],
-    "Stars": ["36542", "4512", "3934"],
-}
+table = {{ sample.table | format_body("python") }}
 print(pipe(table=table, query={{ sample.question | py }}))
 {% else %}
 print(pipe({{ inputs.text }}))

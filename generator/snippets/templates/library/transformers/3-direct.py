@@ -1,7 +1,7 @@
 {% set auto = transformers_info.auto_model | ident %}
 {% set processor = transformers_info.processor | ident %}
 {% set remote = ", trust_remote_code=True" if "custom_code" in tags else "" %}
-{% set chat = "conversational" in tags and pipeline_tag in ["text-generation", "image-text-to-text"] %}
+{% set chat = conversational and pipeline_tag in ["text-generation", "image-text-to-text"] %}
 {% if not auto %}
 # Type of model unknown
 {% else %}

@@ -1,5 +1,5 @@
 pip install -U mlx-lm
-{% if "conversational" in tags %}
+{% if conversational %}
 # Chat in the terminal:
 mlx_lm.chat --model {{ id | sh }}
 {% else %}
