@@ -24,6 +24,9 @@ describe("beyond the Hub's page", () => {
     test(`memory and prompt are there and the prompt is collapsed, JavaScript ${javaScriptEnabled ? "on" : "off"}`, async () => {
       const context = await harness.newContext({ javaScriptEnabled });
       const page = await harness.openPage(context, modelPath(CHAT));
+      // Shown as built: nothing waits for a script.
+      assert.ok(await page.locator(".memory-table").isVisible(), "the memory table shows");
+      assert.ok(await page.locator(".prompt-details > summary").isVisible(), "the prompt's summary shows");
       const rows = await page.$$eval(".memory-table tbody tr", (trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/\s+/g, " ").trim())));
       // 1,543,714,304 parameters; 28 layers × 2 KV heads × (128 + 128) × 2 bytes = 28 KiB a token.
       assert.deepEqual(rows[0], ["BF16 / FP16 default", "2.88 GiB", "2.98 GiB fits 8 GB", "3.75 GiB fits 8 GB"]);
