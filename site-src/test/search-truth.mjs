@@ -45,6 +45,9 @@ export function readModels(root) {
         task: taskOf(r),
         library: r.library_name ?? null,
         downloads: r.downloads ?? 0,
+        // Whether the record gives a download count: the static listings
+        // put a record without one after those whose count is 0.
+        counted: typeof r.downloads === "number",
         likes: r.likes ?? 0,
         tags: r.tags ?? [],
       };
@@ -54,6 +57,11 @@ export function readModels(root) {
   }
   return all.sort((a, b) => b.downloads - a.downloads || (a.id < b.id ? -1 : 1));
 }
+
+/** The static listings' order (the build's): most downloads first, a
+ * record without a download count after one with 0, then by id. */
+export const listingOrder = (a, b) =>
+  b.downloads - a.downloads || Number(b.counted) - Number(a.counted) || (a.id < b.id ? -1 : 1);
 
 /** Whether every word of `query` begins one of the model's words. */
 export const matches = (model, query) => wordsOf(query).every((t) => model.words.some((w) => w.startsWith(t)));

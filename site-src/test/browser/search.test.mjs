@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DIST, useHarness } from "./harness.mjs";
-import { matches, readModels } from "../search-truth.mjs";
+import { listingOrder, matches, readModels } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
 const MODELS = resolve(siteSrc, process.env.MODELPAGES_MODELS ?? "../models");
@@ -309,7 +309,7 @@ describe("model search", () => {
       if ((await next.count()) === 0) break;
       await next.click();
     }
-    assert.deepEqual(seen, ids(models.filter((m) => m.task === "text-generation")));
+    assert.deepEqual(seen, ids(models.filter((m) => m.task === "text-generation").sort(listingOrder)));
     await context.close();
   });
 });
