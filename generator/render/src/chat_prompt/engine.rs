@@ -383,25 +383,11 @@ fn number_text(value: &Value) -> String {
     }
 }
 
-/// A JSON string with only what must be escaped escaped (`ensure_ascii=False`).
+/// A JSON string with only what must be escaped escaped, as Python's
+/// `json.dumps(..., ensure_ascii=False)` writes it: serde_json escapes the
+/// same characters the same way (`\n`, `\u001f`, never non-ASCII).
 fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::to_string(text).expect("a string always serialises")
 }
 
 fn unknown_method() -> Result<Value, Error> {
@@ -580,6 +566,8 @@ mod tests {
         assert_eq!(run("{{ 'Hello'.startswith(['x', 'He']) }} {{ 'aXa'.replace('X', 'yy') }} {{ 'ab cd'.title() }}").unwrap(), "True ayya Ab Cd", "printed as Python prints");
         assert_eq!(run("{% for k, v in {'a': 1, 'b': [2, 3.5]}.items() %}{{ k }}={{ v | tojson }};{% endfor %}").unwrap(), "a=1;b=[2, 3.5];");
         assert_eq!(run("{{ {'b': 'é\"\\n', 'a': none, 'c': 1.0} | tojson }}").unwrap(), r#"{"b": "é\"\n", "a": null, "c": 1.0}"#);
+        // Python's escapes: short ones where JSON has them, lowercase `\u00xx`, DEL and non-ASCII as they are.
+        assert_eq!(json_string("\u{1f}\t\u{8}\u{c}\r\u{7f}é\\"), "\"\\u001f\\t\\b\\f\\r\u{7f}é\\\\\"");
         assert_eq!(run("{{ {'b': 1, 'a': [true]} | tojson(indent=2, sort_keys=true) }}").unwrap(), "{\n  \"a\": [\n    true\n  ],\n  \"b\": 1\n}");
         assert_eq!(run("{{ {'a': 1} | tojson(separators=[',', ':']) }}").unwrap(), r#"{"a":1}"#);
         assert_eq!(run("{{ strftime_now('%d %b %Y') }}, {{ strftime_now('%B %-d, %Y (%A)') }}").unwrap(), "15 Jan 2025, January 15, 2025 (Wednesday)");

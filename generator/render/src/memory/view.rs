@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{KvCache, MemoryEstimate, ShapePart, ShapeSource, WeightsFrom, KV_ELEMENT_BYTES, MEMORY_SIZES_GB};
-use crate::facts::params_text;
+use crate::facts::{binary_bytes_text, params_text};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct MemoryView {
@@ -59,19 +59,6 @@ pub struct KvView {
     pub contexts: Vec<(String, String)>,
 }
 
-/// `bytes` in binary units, three significant digits: `4.58 GiB`.
-pub fn binary_size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1023.5 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    let digits = if unit == 0 || value >= 99.95 { 0 } else if value >= 9.995 { 1 } else { 2 };
-    format!("{value:.digits$} {}", UNITS[unit])
-}
-
 /// A context length in tokens: `4K`, `128K` for whole multiples of 1024,
 /// else the number with thousands separators.
 pub fn context_text(tokens: u64) -> String {
@@ -113,11 +100,11 @@ pub fn memory_view(estimate: &MemoryEstimate) -> MemoryView {
         .map(|row| RowView {
             label: row.label.clone(),
             is_default: row.is_default,
-            weights: row.bytes.map(binary_size),
+            weights: row.bytes.map(binary_bytes_text),
             cells: row
                 .needs
                 .iter()
-                .map(|need| CellView { total: binary_size(need.bytes), fits: need.fits_gb.map(|gb| format!("{gb} GB")) })
+                .map(|need| CellView { total: binary_bytes_text(need.bytes), fits: need.fits_gb.map(|gb| format!("{gb} GB")) })
                 .collect(),
         })
         .collect();
@@ -133,8 +120,8 @@ pub fn memory_view(estimate: &MemoryEstimate) -> MemoryView {
             key_size: shape.key_size,
             value_size: shape.value_size,
             element_bytes: KV_ELEMENT_BYTES,
-            per_token: binary_size(*bytes_per_token),
-            contexts: contexts.iter().map(|(n, bytes)| (context_text(*n), binary_size(*bytes))).collect(),
+            per_token: binary_bytes_text(*bytes_per_token),
+            contexts: contexts.iter().map(|(n, bytes)| (context_text(*n), binary_bytes_text(*bytes))).collect(),
         }),
         _ => None,
     };
@@ -169,13 +156,13 @@ mod tests {
 
     #[test]
     fn sizes_and_contexts_in_words() {
-        assert_eq!(binary_size(512), "512 B");
-        assert_eq!(binary_size(536_870_912), "512 MiB");
-        assert_eq!(binary_size(4_917_954_976), "4.58 GiB");
-        assert_eq!(binary_size(16_597_393_408), "15.5 GiB");
-        assert_eq!(binary_size(150 << 30), "150 GiB");
-        assert_eq!(binary_size(1023 << 20), "1023 MiB");
-        assert_eq!(binary_size(1024 << 20), "1.00 GiB");
+        assert_eq!(binary_bytes_text(512), "512 B");
+        assert_eq!(binary_bytes_text(536_870_912), "512 MiB");
+        assert_eq!(binary_bytes_text(4_917_954_976), "4.58 GiB");
+        assert_eq!(binary_bytes_text(16_597_393_408), "15.5 GiB");
+        assert_eq!(binary_bytes_text(150 << 30), "150 GiB");
+        assert_eq!(binary_bytes_text(1023 << 20), "1023 MiB");
+        assert_eq!(binary_bytes_text(1024 << 20), "1.00 GiB");
         assert_eq!((context_text(4096), context_text(131_072), context_text(2000), context_text(40_000)), ("4K".into(), "128K".into(), "2,000".into(), "40,000".into()));
         assert_eq!(listed(&["a", "b", "c"]), "a, b and c");
     }
