@@ -1,5 +1,8 @@
 //! Rendering for modelpages: model cards (Markdown, sanitised, with math
 //! and heading ids), build-time syntax highlighting, and the page templates.
+//! Beyond the card, a model page gets the memory it needs to run
+//! (`memory`), the prompt its chat template makes (`chat_prompt`, on its
+//! own bounded Jinja engine) and a Markdown twin (`markdown_twin`).
 //!
 //! Nothing here touches the file system except loading templates; callers get
 //! strings back and decide where they go.
