@@ -95,6 +95,8 @@ fn rendering(c: &mut Criterion) {
                         example_values: Vec::new(),
                         tree: &tree,
                         hub_url: "https://huggingface.co",
+                        memory: None,
+                        chat_prompt: None,
                     };
                     render_model_page(&templates, &hl, &site, &page).unwrap().html.len()
                 })

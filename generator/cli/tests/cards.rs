@@ -167,7 +167,8 @@ fn card_files_are_copied_only_from_inside_the_folder_and_never_through_links() {
     let run = build(&models, &out, &site_src());
     assert_eq!(run.code, 0, "{}", run.stderr);
     let written: Vec<String> = snapshot(&out.join("evil/files")).into_keys().collect();
-    assert_eq!(written, ["assets/ok.png", "index.html"], "only the ordinary image inside the folder is copied");
+    // The page, its Markdown twin, and of the card's files only the ordinary image inside the folder.
+    assert_eq!(written, ["assets/ok.png", "index.html", "index.md"], "only the ordinary image inside the folder is copied");
     assert_eq!(fs::read(out.join("evil/files/assets/ok.png")).unwrap(), PNG);
     let everything: Vec<String> = snapshot(&out).into_keys().collect();
     for name in ["secret.png", "linked.png", "fake.png", "big.png", "passwd", ".env", "fifo.png"] {

@@ -77,7 +77,10 @@ fn pages_show_quantizations_header_facts_and_the_right_apps() {
     }
     assert!(!sections.iter().any(|s| ["vllm", "sglang", "tgi", "mlx-lm"].contains(s)), "{sections:?}");
     assert!(gguf.contains("href=\"lmstudio://open_from_hf?model=bartowski/Llama-3.2-1B-Instruct-GGUF\""));
-    let rows: Vec<&str> = gguf.match_indices("<th scope=\"row\"><code>").map(|(at, n)| &gguf[at + n.len()..][..6]).collect();
+    // The GGUF section's table (the memory table has a row per quantization too).
+    let gguf_section = &gguf[gguf.find("id=\"gguf-heading\"").expect("a GGUF section")..];
+    let gguf_section = &gguf_section[..gguf_section.find("</section>").unwrap()];
+    let rows: Vec<&str> = gguf_section.match_indices("<th scope=\"row\"><code>").map(|(at, n)| &gguf_section[at + n.len()..][..6]).collect();
     assert_eq!(rows.iter().map(|r| r.split('<').next().unwrap()).collect::<Vec<_>>(), ["F16", "Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS"]);
     assert!(gguf.contains("<th scope=\"row\"><code>Q4_K_M</code> <span class=\"pill\">default</span>"));
     assert!(gguf.contains("<td class=\"num\">808 MB</td>"));
@@ -94,7 +97,7 @@ fn pages_show_quantizations_header_facts_and_the_right_apps() {
     assert!(app_sections(&image).is_empty() && !image.contains("Run it locally"));
 
     let fixture = page("modelpages-fixtures/tiny-llama-GGUF");
-    for fact in ["<dt>Architecture</dt><dd><code>llama</code></dd>", "2,048 tokens", "<dt>Model size</dt><dd>3.58K params</dd>", "Q4_K 42.9%, Q6_K 42.9%, F32 14.3%", "Q8_0 85.7%, F32 14.3%", "6.62 kB"] {
+    for fact in ["<dt>Architecture</dt><dd><code>llama</code></dd>", "2,048 tokens", "<dt>Model size</dt><dd>3.58K params</dd>", "Q4_K 42.9%, Q6_K 42.9%, F32 14.3%", "Q8_0 85.7%, F32 14.3%", "7.14 kB"] {
         assert!(fixture.contains(fact), "{fact}");
     }
     let broken_page = page("broken/gguf-model");

@@ -84,6 +84,8 @@ mod tests {
         assert_eq!(headers.content_type("assets/islands.0123456789ab.js"), "text/javascript; charset=utf-8");
         assert_eq!(headers.content_type("api/models/ns/m.json"), "application/json");
         assert_eq!(headers.content_type("NS/M/NOTEBOOK.IPYNB"), "application/x-ipynb+json");
+        assert_eq!(headers.content_type("ns/m/index.md"), "text/markdown; charset=utf-8");
+        assert_eq!(headers.content_type("llms.txt"), "text/plain; charset=utf-8");
         assert_eq!(headers.content_type(".modelpages-site"), UNKNOWN_TYPE);
         // Card images copied into the site go up as images, not bytes.
         assert_eq!(headers.content_type("ns/m/card-files/photo.JPG"), "image/jpeg");

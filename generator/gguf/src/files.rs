@@ -7,7 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::header::GgufHeader;
+use crate::arch_keys::AttentionShape;
+use crate::header::{GgufHeader, HeaderText};
 use crate::label::{default_label, parse_quant_label, QuantLabel};
 use crate::types::TensorType;
 
@@ -150,6 +151,11 @@ pub struct ModelFacts {
     pub tensor_types: Vec<(TensorType, u64)>,
     /// How many parts' headers were read.
     pub parts_read: usize,
+    /// The attention's size, from the first part that gives it (shards
+    /// after the first carry no model metadata).
+    pub attention: AttentionShape,
+    /// `tokenizer.chat_template`, from the first part that has one.
+    pub chat_template: Option<HeaderText>,
 }
 
 impl ModelFacts {
@@ -166,7 +172,13 @@ impl ModelFacts {
                 parameter_count: 0,
                 tensor_types: Vec::new(),
                 parts_read: 0,
+                attention: AttentionShape::default(),
+                chat_template: None,
             });
+            if f.attention.is_empty() {
+                f.attention = header.attention.clone();
+            }
+            f.chat_template = f.chat_template.take().or_else(|| header.chat_template.clone());
             f.architecture = f.architecture.take().or_else(|| header.architecture.clone());
             f.context_length = f.context_length.or(header.context_length);
             f.file_type = f.file_type.or(header.file_type);

@@ -11,6 +11,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
+use crate::arch_keys::{ArchKeys, AttentionShape, HeadCount, MAX_LAYERS};
 use crate::error::{GgufError, GgufErrorKind};
 use crate::types::TensorType;
 
@@ -32,6 +33,9 @@ pub struct Limits {
     pub max_dimensions: u32,
     /// Arrays of arrays deeper than this are refused (each level is a stack frame).
     pub max_array_depth: u32,
+    /// Longest chat template kept (`tokenizer.chat_template`); a longer one
+    /// is skipped and its length noted.
+    pub max_chat_template: u64,
 }
 
 impl Default for Limits {
@@ -43,6 +47,7 @@ impl Default for Limits {
             max_tensors: 1 << 20,
             max_dimensions: 8,
             max_array_depth: 3,
+            max_chat_template: 128 << 10,
         }
     }
 }
@@ -59,6 +64,10 @@ pub struct GgufHeader {
     pub context_length: Option<u64>,
     /// `general.file_type`: the file quantization type id.
     pub file_type: Option<u32>,
+    /// The attention's size (layers, heads, head sizes), for the KV cache.
+    pub attention: AttentionShape,
+    /// `tokenizer.chat_template`.
+    pub chat_template: Option<HeaderText>,
     pub tensor_count: u64,
     /// Elements of all tensors together (the parameter count).
     pub parameter_count: u64,
@@ -66,6 +75,15 @@ pub struct GgufHeader {
     pub tensor_types: BTreeMap<TensorType, u64>,
     /// Where the header ends and (after alignment) the tensor data starts.
     pub header_bytes: u64,
+}
+
+/// A string value of the header that is kept when it is short enough.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderText {
+    Kept(String),
+    /// Skipped: longer than the limit, in bytes.
+    TooLong(u64),
+    NotUtf8,
 }
 
 /// Reads the header of `file`, named `path` in errors, with the default
@@ -105,16 +123,16 @@ pub fn parse_header(reader: impl Read, path: &Path, file_len: Option<u64>, limit
             return Err(r.error(GgufErrorKind::Truncated { what: "the tensor data", offset: len }));
         }
     }
-    let context_length = meta.architecture.as_ref().and_then(|arch| {
-        let key = format!("{arch}.context_length");
-        meta.context_lengths.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-    });
+    let context_length = meta.arch_keys.context_length(meta.architecture.as_deref());
+    let attention = meta.arch_keys.shape(meta.architecture.as_deref());
     Ok(GgufHeader {
         version,
         architecture: meta.architecture,
         name: meta.name,
         context_length,
         file_type: meta.file_type,
+        attention,
+        chat_template: meta.chat_template,
         tensor_count,
         parameter_count: tensor_types.values().sum(),
         tensor_types,
@@ -128,13 +146,11 @@ struct Metadata {
     name: Option<String>,
     file_type: Option<u32>,
     alignment: u64,
-    /// Every `*.context_length` seen (a few at most); the architecture, which
-    /// may come later, picks one.
-    context_lengths: Vec<(String, u64)>,
+    /// Every `*.context_length`, `*.block_count`, ... seen (a few at most);
+    /// the architecture, which may come later, picks its own.
+    arch_keys: ArchKeys,
+    chat_template: Option<HeaderText>,
 }
-
-/// How many `*.context_length` keys are kept before the architecture is known.
-const MAX_CONTEXT_KEYS: usize = 16;
 
 mod value_type {
     pub const U8: u32 = 0;
@@ -192,10 +208,12 @@ fn read_metadata<R: Read>(r: &mut Bounded<'_, R>, count: u64) -> Result<Metadata
                     meta.alignment = value.into();
                 }
             }
-            _ if key.ends_with(".context_length") && meta.context_lengths.len() < MAX_CONTEXT_KEYS => {
-                match read_unsigned(r, ty)? {
-                    Some(value) => meta.context_lengths.push((key, value)),
-                    None => r.skip_value(ty, 0)?,
+            "tokenizer.chat_template" if ty == STRING => {
+                meta.chat_template = Some(r.text_up_to(r.limits.max_chat_template)?);
+            }
+            _ if meta.arch_keys.wants(&key) => {
+                if let Some(value) = read_count(r, ty)? {
+                    meta.arch_keys.keep(key, value);
                 }
             }
             _ => r.skip_value(ty, 0)?,
@@ -214,6 +232,49 @@ fn read_unsigned<R: Read>(r: &mut Bounded<'_, R>, ty: u32) -> Result<Option<u64>
         U64 => Some(r.u64("a metadata value")?),
         _ => None,
     })
+}
+
+/// An integer value of fixed-size integer type `ty` (unsigned 64-bit
+/// values past `i64::MAX` are clamped: no head count comes near).
+fn read_integer<R: Read>(r: &mut Bounded<'_, R>, ty: u32) -> Result<i64, GgufError> {
+    use value_type::*;
+    const WHAT: &str = "a metadata value";
+    Ok(match ty {
+        I8 => i8::from_le_bytes(r.array(WHAT)?).into(),
+        I16 => i16::from_le_bytes(r.array(WHAT)?).into(),
+        I32 => i32::from_le_bytes(r.array(WHAT)?).into(),
+        I64 => i64::from_le_bytes(r.array(WHAT)?),
+        _ => read_unsigned(r, ty)?.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX)),
+    })
+}
+
+/// A count: an unsigned integer, or an array of integers (one per layer,
+/// at most [`MAX_LAYERS`], none negative) read as their sum. The value is
+/// read past whatever it is; `None` for any other type or array.
+fn read_count<R: Read>(r: &mut Bounded<'_, R>, ty: u32) -> Result<Option<HeadCount>, GgufError> {
+    if ty != value_type::ARRAY {
+        let count = read_unsigned(r, ty)?;
+        if count.is_none() {
+            r.skip_value(ty, 0)?;
+        }
+        return Ok(count.map(HeadCount::Same));
+    }
+    let item = r.u32("an array's item type")?;
+    let len = r.u64("an array length")?;
+    // Converters write per-layer counts as signed or unsigned integers.
+    let integer = !matches!(item, value_type::F32 | value_type::F64 | value_type::BOOL) && fixed_size(item).is_some();
+    if !integer || len > MAX_LAYERS {
+        r.skip_items(item, len, 1)?;
+        return Ok(None);
+    }
+    let mut total: u64 = 0;
+    let mut negative = false;
+    for _ in 0..len {
+        let n = read_integer(r, item)?;
+        negative |= n < 0;
+        total = total.saturating_add(n.max(0) as u64);
+    }
+    Ok((!negative).then_some(HeadCount::PerLayer { total, layers: len }))
 }
 
 /// Elements per tensor element type, and the end of the last tensor's data
@@ -333,6 +394,18 @@ impl<R: Read> Bounded<'_, R> {
         String::from_utf8(buf).map_err(|_| self.error(GgufErrorKind::NotUtf8 { what, offset }))
     }
 
+    /// A string value kept when at most `limit` bytes, else skipped.
+    fn text_up_to(&mut self, limit: u64) -> Result<HeaderText, GgufError> {
+        let len = self.u64("a string length")?;
+        if len > limit {
+            self.skip(len, "a metadata string")?;
+            return Ok(HeaderText::TooLong(len));
+        }
+        let mut buf = vec![0u8; len as usize];
+        self.fill(&mut buf, "a metadata string")?;
+        Ok(String::from_utf8(buf).map_or(HeaderText::NotUtf8, HeaderText::Kept))
+    }
+
     /// Reads past `n` bytes without keeping them.
     fn skip(&mut self, n: u64, what: &'static str) -> Result<(), GgufError> {
         self.reserve(n)?;
@@ -362,18 +435,23 @@ impl<R: Read> Bounded<'_, R> {
                 }
                 let item = self.u32("an array's item type")?;
                 let len = self.u64("an array length")?;
-                match fixed_size(item) {
-                    // Fixed-size items are skipped in one go; an overflowing size is past any limit.
-                    Some(size) => self.skip(len.saturating_mul(size), "an array"),
-                    None => {
-                        // Each string or array item takes at least 8 bytes: a
-                        // length the header cannot hold is refused up front.
-                        self.reserve(len.saturating_mul(8))?;
-                        (0..len).try_for_each(|_| self.skip_value(item, depth + 1))
-                    }
-                }
+                self.skip_items(item, len, depth + 1)
             }
             found => Err(self.error(GgufErrorKind::UnknownValueType { found, offset: self.offset })),
+        }
+    }
+
+    /// Reads past the `len` items of type `item` of an array at `depth`.
+    fn skip_items(&mut self, item: u32, len: u64, depth: u32) -> Result<(), GgufError> {
+        match fixed_size(item) {
+            // Fixed-size items are skipped in one go; an overflowing size is past any limit.
+            Some(size) => self.skip(len.saturating_mul(size), "an array"),
+            None => {
+                // Each string or array item takes at least 8 bytes: a
+                // length the header cannot hold is refused up front.
+                self.reserve(len.saturating_mul(8))?;
+                (0..len).try_for_each(|_| self.skip_value(item, depth))
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 //! The facts (quantization types, their order, tensor element types and their
 //! block sizes) are data in `data/quant_types.json`.
 
+mod arch_keys;
 mod error;
 mod header;
 mod label;
@@ -12,8 +13,9 @@ mod files;
 mod types;
 pub mod write;
 
+pub use arch_keys::{AttentionShape, HeadCount};
 pub use error::{GgufError, GgufErrorKind};
-pub use header::{parse_header, read_header, GgufHeader, Limits};
+pub use header::{parse_header, read_header, GgufHeader, HeaderText, Limits};
 pub use label::{default_label, parse_quant_label, QuantLabel};
 pub use files::{shard_of, GgufFile, GgufFiles, ModelFacts, QuantGroup};
 pub use types::{file_type_name, quant_order, TensorType};

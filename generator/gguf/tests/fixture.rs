@@ -6,12 +6,22 @@
 use std::path::PathBuf;
 
 use modelpages_gguf::write::{GgufWriter, MetaValue};
-use modelpages_gguf::{read_header, TensorType};
+use modelpages_gguf::{read_header, HeadCount, HeaderText, TensorType};
 
 const F32: TensorType = TensorType(0);
 const Q8_0: TensorType = TensorType(8);
 const Q4_K: TensorType = TensorType(12);
 const Q6_K: TensorType = TensorType(14);
+
+/// A chat template of the tagged shape (`<|user|>` ... `</s>`), written
+/// for this fixture: the page shows the prompt it makes.
+const CHAT_TEMPLATE: &str = "{% for message in messages %}\n\
+{% if message['role'] == 'system' %}{{ '<|system|>\\n' + message['content'] + eos_token + '\\n' }}\n\
+{% elif message['role'] == 'user' %}{{ '<|user|>\\n' + message['content'] + eos_token + '\\n' }}\n\
+{% elif message['role'] == 'assistant' %}{{ '<|assistant|>\\n' + message['content'] + eos_token + '\\n' }}\n\
+{% endif %}\n\
+{% endfor %}\n\
+{% if add_generation_prompt %}{{ '<|assistant|>\\n' }}{% endif %}";
 
 /// A one-block llama with an embedding size of 256 (the K-quant block), a
 /// 16-token vocabulary and the metadata real conversions carry.
@@ -30,6 +40,7 @@ fn tiny_llama(file_type: u32, embedding: TensorType, attention: TensorType, ffn:
         .meta("llama.embedding_length", MetaValue::U32(256))
         .meta("llama.block_count", MetaValue::U32(1))
         .meta("llama.attention.head_count", MetaValue::U32(4))
+        .meta("llama.attention.head_count_kv", MetaValue::U32(2))
         .meta("llama.rope.freq_base", MetaValue::F32(10000.0))
         .meta("tokenizer.ggml.model", MetaValue::Str("llama".into()))
         .meta("tokenizer.ggml.scores", MetaValue::Array((0..16).map(|i| MetaValue::F32(-(i as f32))).collect()))
@@ -37,6 +48,7 @@ fn tiny_llama(file_type: u32, embedding: TensorType, attention: TensorType, ffn:
         .meta("tokenizer.ggml.tokens", MetaValue::Array(tokens))
         .meta("tokenizer.ggml.bos_token_id", MetaValue::U32(1))
         .meta("tokenizer.ggml.eos_token_id", MetaValue::U32(2))
+        .meta("tokenizer.chat_template", MetaValue::Str(CHAT_TEMPLATE.into()))
         .tensor("token_embd.weight", &[256, 4], embedding)
         .tensor("blk.0.attn_norm.weight", &[256], F32)
         .tensor("blk.0.attn_q.weight", &[256, 2], attention)
@@ -70,5 +82,9 @@ fn corpus_fixture_files_are_what_the_writer_writes() {
         assert!(bytes.len() < 16 << 10, "{name} stays a few KB ({} bytes)", bytes.len());
         let header = read_header(std::fs::File::open(&path).unwrap(), &path).unwrap();
         assert_eq!((header.architecture.as_deref(), header.context_length, header.parameter_count), (Some("llama"), Some(2048), 3584));
+        let shape = &header.attention;
+        assert_eq!((shape.block_count, shape.head_count, shape.embedding_length), (Some(1), Some(4), Some(256)));
+        assert_eq!(shape.head_count_kv, Some(HeadCount::Same(2)));
+        assert_eq!(header.chat_template, Some(HeaderText::Kept(CHAT_TEMPLATE.into())));
     }
 }

@@ -244,3 +244,56 @@ fn error_messages_name_the_file() {
     let err = parse_header(&b"GGUF\x03\0\0\0\x01"[..], &path, None, &Limits::default()).unwrap_err();
     assert_eq!(err.to_string(), "models/org/m/m-Q4_K_M.gguf: truncated: the file ends at byte 9, inside the tensor count");
 }
+
+#[test]
+fn keeps_the_attention_keys_of_the_architecture_and_the_chat_template() {
+    let template = "{% for m in messages %}{{ m.content }}{% endfor %}";
+    let per_layer: Vec<MetaValue> = [0, 8, 0, 8].iter().map(|n| MetaValue::I32(*n)).collect();
+    let writer = GgufWriter::new()
+        // The architecture's keys before the architecture, as some converters write them.
+        .meta("qwen2.block_count", MetaValue::U32(28))
+        .meta("qwen2.attention.head_count", MetaValue::U32(28))
+        .meta("qwen2.attention.head_count_kv", MetaValue::U32(4))
+        .meta("llama.block_count", MetaValue::U32(99))
+        .meta("general.architecture", MetaValue::Str("qwen2".into()))
+        .meta("qwen2.embedding_length", MetaValue::U64(3584))
+        .meta("qwen2.context_length", MetaValue::U32(32768))
+        .meta("qwen2.rope.freq_base", MetaValue::F32(1_000_000.0))
+        .meta("tokenizer.chat_template", MetaValue::Str(template.into()))
+        .tensor("w", &[32], TensorType(0));
+    let header = parse(&writer.to_bytes()).unwrap();
+    let shape = &header.attention;
+    assert_eq!((shape.block_count, shape.head_count, shape.embedding_length), (Some(28), Some(28), Some(3584)));
+    assert_eq!(shape.head_count_kv, Some(modelpages_gguf::HeadCount::Same(4)));
+    assert_eq!((shape.key_length, shape.value_length, header.context_length), (None, None, Some(32768)));
+    assert_eq!(header.chat_template, Some(modelpages_gguf::HeaderText::Kept(template.into())));
+
+    // Per-layer KV heads (a hybrid model's layers without attention have
+    // none) are summed; explicit key and value sizes are kept.
+    let hybrid = GgufWriter::new()
+        .meta("general.architecture", MetaValue::Str("granitehybrid".into()))
+        .meta("granitehybrid.block_count", MetaValue::U32(4))
+        .meta("granitehybrid.attention.head_count_kv", MetaValue::Array(per_layer))
+        .meta("granitehybrid.attention.key_length", MetaValue::U32(128))
+        .meta("granitehybrid.attention.value_length", MetaValue::U32(96))
+        .tensor("w", &[32], TensorType(0));
+    let shape = parse(&hybrid.to_bytes()).unwrap().attention;
+    assert_eq!(shape.head_count_kv, Some(modelpages_gguf::HeadCount::PerLayer { total: 16, layers: 4 }));
+    assert_eq!((shape.key_length, shape.value_length), (Some(128), Some(96)));
+
+    // A template longer than the limit is skipped and its length noted; a
+    // count of another type (a float, a negative or too long array) is no
+    // count; none of it fails the header.
+    let limits = Limits { max_chat_template: 8, ..Limits::default() };
+    let odd = GgufWriter::new()
+        .meta("general.architecture", MetaValue::Str("llama".into()))
+        .meta("llama.block_count", MetaValue::F32(32.0))
+        .meta("llama.attention.head_count_kv", MetaValue::Array(vec![MetaValue::I32(-1), MetaValue::I32(8)]))
+        .meta("llama.attention.head_count", MetaValue::Array(vec![MetaValue::U8(1); 5000]))
+        .meta("tokenizer.chat_template", MetaValue::Str(template.into()))
+        .tensor("w", &[32], TensorType(0));
+    let bytes = odd.to_bytes();
+    let header = parse_header(&bytes[..], Path::new("m.gguf"), Some(bytes.len() as u64), &limits).unwrap();
+    assert!(header.attention.is_empty(), "{:?}", header.attention);
+    assert_eq!(header.chat_template, Some(modelpages_gguf::HeaderText::TooLong(template.len() as u64)));
+}

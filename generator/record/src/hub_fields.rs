@@ -115,7 +115,7 @@ impl<'de> Deserialize<'de> for Safetensors {
 }
 
 /// `gguf`: what the Hub read from the headers of a GGUF repository's files.
-/// Its other keys (`chat_template`, `bos_token`, ...) are not read here.
+/// Its other keys (`chat_template`, `bos_token`, ...) are kept as given in `other`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub struct GgufSummary {
     /// Parameters of the model, over every tensor.
@@ -127,6 +127,11 @@ pub struct GgufSummary {
     /// The context length the header names, in tokens.
     #[serde(default)]
     pub context_length: Option<u64>,
+    /// Every other key as the Hub gives it: the chat prompt reads the
+    /// header's `chat_template`, `bos_token` and `eos_token` from here, in
+    /// whichever shape tokenizer configs use.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
 }
 
 /// `gated`: whether visitors must ask for access, and how it is granted.
@@ -317,6 +322,7 @@ mod tests {
         );
         let gguf = parsed.get().unwrap();
         assert_eq!((gguf.total, gguf.architecture.as_deref(), gguf.context_length), (Some(8_030_261_312), Some("llama"), Some(131_072)));
+        assert_eq!(gguf.other.get("bos_token").and_then(|v| v.as_str()), Some("<|begin_of_text|>"), "other keys kept for the chat prompt");
         assert_eq!(lenient::<GgufSummary>("{}").get(), Some(&GgufSummary::default()));
         assert!(lenient::<GgufSummary>(r#"{"total": "8B"}"#).ignored().unwrap().contains("expected u64"));
         assert!(lenient::<GgufSummary>("\"llama\"").ignored().is_some());

@@ -68,6 +68,12 @@ const PAGE_IDS: &[&str] = &[
     "tags-heading",
     "tree-heading",
     "spaces-heading",
+    // What running it takes and what the model sees (`model/memory.html`,
+    // `model/prompt.html`).
+    "memory",
+    "memory-heading",
+    "prompt",
+    "prompt-heading",
 ];
 
 /// Prefixes of the page's numbered or keyed ids (`ex-auto-python-openai`,

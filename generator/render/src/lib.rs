@@ -1,5 +1,8 @@
 //! Rendering for modelpages: model cards (Markdown, sanitised, with math
 //! and heading ids), build-time syntax highlighting, and the page templates.
+//! Beyond the card, a model page gets the memory it needs to run
+//! (`memory`), the prompt its chat template makes (`chat_prompt`, on its
+//! own bounded Jinja engine) and a Markdown twin (`markdown_twin`).
 //!
 //! Nothing here touches the file system except loading templates; callers get
 //! strings back and decide where they go.
@@ -10,6 +13,7 @@ mod card_links;
 mod card_math;
 mod card_rewrite;
 mod card_sanitiser;
+mod chat_prompt;
 mod facts;
 mod heading_ids;
 mod mathml_allowlist;
@@ -22,6 +26,8 @@ mod listing_pages;
 mod local;
 mod markdown;
 mod markdown_math;
+mod markdown_twin;
+mod memory;
 mod pages;
 mod placeholders;
 mod quant_picker;
@@ -33,7 +39,10 @@ pub use facts::{compact, counted, day_of, model_facts, popularity_class, popular
 pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
+pub use chat_prompt::{chat_prompt, chat_view, ChatPrompt, ChatView, Conversation, PromptView, RenderedPrompt, TemplateSource};
 pub use markdown::{render_card, RenderedCard};
+pub use markdown_twin::{code_span, markdown_twin, TwinInput, MARKDOWN_FILE};
+pub use memory::{estimate as memory_estimate, memory_view, KvCache, MemoryEstimate, MemoryView, Need, WeightsRow, MEMORY_SIZES_GB};
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,

@@ -9,6 +9,8 @@ use modelpages_record::LoadedModel;
 use serde::{Deserialize, Serialize};
 
 use crate::card_links::CardContext;
+use crate::chat_prompt::{chat_view, ChatPrompt, ChatView};
+use crate::memory::{memory_view, MemoryEstimate, MemoryView};
 use crate::facts::{facts_notes, gguf_facts, model_facts, FactsInput, ModelFacts, FILES_ON_PAGE};
 use crate::tree::TreeBlock;
 use crate::heading_ids::{card_contents, CardHeading};
@@ -17,6 +19,7 @@ use crate::local::{gguf_view, local_app_views, GgufView, LocalAppView};
 use modelpages_snippets::inference::provider_mappings;
 use modelpages_snippets::LocalAppExample;
 use crate::markdown::render_card;
+use crate::markdown_twin::{markdown_twin, TwinInput};
 use crate::quant_picker::{picker_json, quant_commands, quant_picker_view, QuantCommand, QuantPickerView, QuantVariant};
 use crate::templates::{TemplateError, Templates};
 
@@ -170,6 +173,10 @@ pub struct ModelPage<'a> {
     /// page shows them from it (the counts island), never from the record,
     /// so that figures moving do not change the page.
     pub stats_url: String,
+    /// What running the model takes (see `memory`).
+    pub memory: Option<&'a MemoryEstimate>,
+    /// Its chat template on the sample conversation (see `chat_prompt`).
+    pub chat_prompt: Option<&'a ChatPrompt>,
 }
 
 #[derive(Serialize)]
@@ -210,6 +217,8 @@ struct ModelView<'a> {
     hosted_served: bool,
     /// Size, license, dates, files, evaluations, tags, tree, inputs.
     facts: ModelFacts,
+    memory: Option<MemoryView>,
+    chat: Option<ChatView>,
 }
 
 /// A provider and its examples.
@@ -269,6 +278,8 @@ pub fn page_values<'a>(model: &'a LoadedModel, gguf: &'a GgufFiles, reported: &'
 /// A model's page and what it left out of the model's card and why.
 pub struct ModelPageHtml {
     pub html: String,
+    /// The page's Markdown twin (`index.md`).
+    pub markdown: String,
     /// Subpages (`files/index.html`, `derivatives/index.html`), relative to
     /// the model's folder.
     pub subpages: Vec<(&'static str, String)>,
@@ -369,6 +380,8 @@ pub fn render_model_page(
         opening,
         hosted_served,
         facts: model_facts(&facts_input, FILES_ON_PAGE),
+        memory: page.memory.map(memory_view),
+        chat: page.chat_prompt.map(chat_view),
     };
     let quant_picker = quant_picker_of(page);
     let view = ModelView {
@@ -380,12 +393,30 @@ pub fn render_model_page(
     let size = view.card_html.as_ref().map_or(0, html_len)
         + view.examples.iter().map(|e| html_len(&e.html)).sum::<usize>()
         + view.inference.iter().flat_map(|g| &g.examples).map(|e| html_len(&e.html) + 1024).sum::<usize>()
+        + view.chat.as_ref().and_then(|c| c.prompt.as_ref()).map_or(0, |p| p.text.len() * 2)
         + 16 * 1024;
     // Only a page that shows images from other hosts allows them.
     notes.extend(facts_notes(&view.facts, model.id.as_str()));
     let subpages = render_subpages(templates, site, &view.facts, &facts_input)?;
+    let page_path = model_url(site, model);
+    let api_path = format!("{}api/models/{}.json", site.base_path, model.id);
+    let markdown = markdown_twin(&TwinInput {
+        id: model.id.as_str(),
+        task: page.task.as_ref().map(|t| t.name.as_str()),
+        library: page.library.as_ref().map(|l| l.label.as_str()).or(record.library()),
+        page: &page_path,
+        api: &api_path,
+        notebook: page.notebook_url.as_deref(),
+        facts: &view.facts,
+        memory: view.memory.as_ref(),
+        chat: view.chat.as_ref(),
+        library_examples: &page.examples,
+        inference: &page.inference,
+        local_apps: &page.local_apps,
+        card: model.card.as_ref().map(|c| c.body.as_str()),
+    });
     let context = minijinja::context! { site, model => view, page_title => model.id.as_str(), remote_images };
-    Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, subpages, notes })
+    Ok(ModelPageHtml { html: templates.render_sized("model.html", context, size)?, markdown, subpages, notes })
 }
 
 /// The model's files page (every file, when the page lists only some) and

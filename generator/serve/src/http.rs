@@ -199,6 +199,8 @@ mod tests {
         assert_eq!(content_type(Path::new("a/notebook.ipynb")), "application/x-ipynb+json");
         assert_eq!(content_type(Path::new("api/models/a/b.json")), "application/json");
         assert_eq!(content_type(Path::new("assets/islands.0123.js")), "text/javascript; charset=utf-8");
+        assert_eq!(content_type(Path::new("a/index.md")), "text/markdown; charset=utf-8");
+        assert_eq!(content_type(Path::new("llms.txt")), "text/plain; charset=utf-8");
         assert_eq!(content_type(Path::new("x.unknown")), "application/octet-stream");
         assert_eq!(content_type(Path::new("ns/m/card-files/a.avif")), "image/avif");
         let tag = "<script src=\"/__modelpages/live.js\" defer></script>";

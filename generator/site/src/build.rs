@@ -25,6 +25,7 @@ use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest};
 use crate::store::output::{lock_output, Staging};
 use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
+use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
 use crate::store::site_folder::{check_output, marker_text, missing_from_site, new_site_id, MARKER};
 use crate::store::writer::SiteWriter;
 
@@ -161,6 +162,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         writer.write_listing(path, bytes)?;
     }
     writer.write_listing(MARKER, marker_text(&site_id).as_bytes())?;
+    writer.write_listing(LLMS_TXT, llms_txt(&site.title, &base_url).as_bytes())?;
     let BuildPlan { mut read, keep, stored, removed, mut errors } = plan;
     // Whether any model's listing row (its summary) changed, appeared or
     // went: if not, every listing file stays as it is.

@@ -6,7 +6,7 @@
 
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
 use modelpages_render::{
-    base_refs, render_model_page, CardContext, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
+    base_refs, memory_estimate, render_model_page, CardContext, MARKDOWN_FILE, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
     SiteInfo, Templates, TreeIndex,
 };
 use modelpages_snippets::inference::{request_kind, RequestKind};
@@ -261,6 +261,13 @@ impl<'a> ModelRenderer<'a> {
             hub_url: self.inference.hub_url.clone(),
             model_id: model.id.to_string(),
         };
+        // What running it takes, and the prompt its chat template makes:
+        // the page and its Markdown twin show both.
+        let memory = memory_estimate(&model.record, &local.files);
+        let chat_prompt = modelpages_render::chat_prompt(&model.record, &local.files);
+        if let Some(Err(why)) = chat_prompt.as_ref().map(|p| &p.outcome) {
+            notes.push(format!("{}: chat template not rendered: {why}", model.id));
+        }
         let bases = base_refs(&model.record);
         let tree = tree.block(model.id.as_str(), &bases);
         let page = ModelPage {
@@ -278,10 +285,13 @@ impl<'a> ModelRenderer<'a> {
             quant_variants: local.variants,
             example_values,
             stats_url: format!("{}{}", self.site.base_path, model_stats_path(model.id.as_str(), self.stats_files)),
+            memory: memory.as_ref(),
+            chat_prompt: chat_prompt.as_ref(),
         };
         let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
         notes.extend(page.notes);
         files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
+        files.insert(1, (format!("{}/{MARKDOWN_FILE}", model.id), page.markdown.into_bytes()));
         files.extend(page.subpages.into_iter().map(|(path, html)| (format!("{}/{path}", model.id), html.into_bytes())));
         let mut card_files = card_files.finish();
         notes.extend(card_files.notes.drain(..).map(|note| format!("{}: card: {note}", model.id)));

@@ -119,16 +119,30 @@ fn tags(rng: &mut SynthRng, plan: &Plan) -> Vec<String> {
     tags
 }
 
+/// A chat template of the family its end token belongs to (written for the
+/// synthetic corpus, in the shapes real ones take): chosen by the token, so
+/// no random draw is added and the rest of the corpus stays as it was.
+fn chat_template(eos: &str) -> &'static str {
+    match eos {
+        "<|im_end|>" => "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}",
+        "<|eot_id|>" => "{{ bos_token }}{% if tools %}{{ '<|start_header_id|>system<|end_header_id|>\n\n' }}{% for tool in tools %}{{ tool | tojson(indent=4) }}{% endfor %}{{ '<|eot_id|>' }}{% endif %}{% for message in messages %}{{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' }}{% if message.tool_calls is defined %}{{ message.tool_calls[0].function | tojson }}{% else %}{{ message['content'] | trim }}{% endif %}{{ '<|eot_id|>' }}{% endfor %}{% if add_generation_prompt %}{{ '<|start_header_id|>assistant<|end_header_id|>\n\n' }}{% endif %}",
+        "<end_of_turn>" => "{{ bos_token }}{% for message in messages %}{% if message['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}{{ '<start_of_turn>' + ('model' if message['role'] == 'assistant' else message['role']) + '\n' + message['content'] | trim + '<end_of_turn>\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<start_of_turn>model\n' }}{% endif %}",
+        _ => "{% for message in messages %}{{ '<|' + message['role'] + '|>\n' + message['content'] + eos_token + '\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|assistant|>\n' }}{% endif %}",
+    }
+}
+
 fn config(rng: &mut SynthRng, plan: &Plan) -> Option<Value> {
     let arch = plan.family.arch;
     match plan.kind() {
         Kind::Transformers | Kind::SentenceTransformers => {
             let mut c = json!({"architectures": [arch], "model_type": plan.family.model_type});
             if plan.conversational {
+                let eos = pick(rng, &["</s>", "<|im_end|>", "<|eot_id|>", "<end_of_turn>"]);
                 c["tokenizer_config"] = json!({
                     "bos_token": "<s>",
-                    "eos_token": pick(rng, &["</s>", "<|im_end|>", "<|eot_id|>", "<end_of_turn>"]),
+                    "eos_token": eos,
                     "pad_token": null,
+                    "chat_template": chat_template(eos),
                 });
             }
             Some(c)

@@ -223,7 +223,12 @@ fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Opti
         "link" => {
             let stylesheet = node.attr("rel") == Some("stylesheet") && node.attr("href") == Some(site.stylesheet.as_str());
             let icon = node.attr("rel") == Some("icon") && node.attr("href") == Some("data:,");
-            ((stylesheet || icon) && only(&["rel", "href"])).then_some(None)
+            // A model page's Markdown twin, beside it.
+            let twin = node.attr("rel") == Some("alternate")
+                && node.attr("type") == Some("text/markdown")
+                && node.attr("href") == Some("index.md")
+                && only(&["rel", "type", "href", "title"]);
+            ((stylesheet || icon) && only(&["rel", "href"]) || twin).then_some(None)
         }
         "meta" => {
             if node.attr("http-equiv").is_some() {
@@ -325,6 +330,14 @@ mod tests {
         let inline = format!("{page}<script src=\"/assets/i.js\">x()</script>");
         assert_eq!(live_markup(&inline, Some(&site())).len(), 1);
         assert_eq!(live_markup(page, None).len(), 4, "no site markup in a fragment");
+        let twin = format!("{page}<link rel=\"alternate\" type=\"text/markdown\" href=\"index.md\" title=\"a/b as Markdown\">");
+        assert_eq!(live_markup(&twin, Some(&site())), Vec::<String>::new());
+        for other in ["https://evil.example/x.md", "/other/index.md"] {
+            let elsewhere = format!("{page}<link rel=\"alternate\" type=\"text/markdown\" href=\"{other}\">");
+            assert_eq!(live_markup(&elsewhere, Some(&site())).len(), 1, "{other}");
+        }
+        let styled = format!("{page}<link rel=\"alternate stylesheet\" type=\"text/markdown\" href=\"index.md\">");
+        assert_eq!(live_markup(&styled, Some(&site())).len(), 1);
     }
 
     #[test]

@@ -50,8 +50,8 @@ describe("GGUF files and local apps", () => {
     const rows = await page.$$eval(".quant-table tbody tr", (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
     assert.equal(rows.length, 2);
     // Each row ends with its "Use" link (named for its quantization).
-    assert.match(rows[0], /^Q8_0 6\.62 kB tiny-llama-Q8_0\.gguf Q8_0 85\.7%, F32 14\.3% Use Q8_0$/);
-    assert.match(rows[1], /^Q4_K_M default 5\.54 kB/);
+    assert.match(rows[0], /^Q8_0 7\.14 kB tiny-llama-Q8_0\.gguf Q8_0 85\.7%, F32 14\.3% Use Q8_0$/);
+    assert.match(rows[1], /^Q4_K_M default 6\.05 kB/);
     assert.match(await page.locator(".gguf-facts").innerText(), /Architecture\s+llama[\s\S]*2,048 tokens/);
     // Each app is a <details> of "Use this model", the first one open (a
     // GGUF repository opens on it): open the others as a reader would.

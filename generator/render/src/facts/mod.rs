@@ -28,7 +28,7 @@ pub use evals::{EvalsView, InputView};
 pub use files::{path_problem, resolve_url, FilesView};
 pub use license::LicenseView;
 pub use numbers::{compact, counted, day_of, popularity_class, popularity_label};
-pub(crate) use numbers::{bytes_text, params_text};
+pub(crate) use numbers::{binary_bytes_text, bytes_text, params_text};
 pub use spaces::SpacesView;
 pub use tags::TagGroup;
 

@@ -74,20 +74,21 @@ pub fn day_of(timestamp: &str) -> Option<String> {
     ((1..=12).contains(&month) && (1..=31).contains(&date)).then(|| day.to_owned())
 }
 
-/// `n` in three significant digits with a unit from `units` (each 1000
-/// times the one before): `807694464` bytes is `808 MB`.
-fn with_units(n: u64, units: &[&str]) -> String {
-    let (value, digits, unit) = in_units(n, units.len());
+/// `n` in three significant digits with a unit from `units` (each `step`
+/// times the one before): `807694464` bytes is `808 MB` in steps of 1000.
+fn with_units(n: u64, step: f64, units: &[&str]) -> String {
+    let (value, digits, unit) = in_units(n, step, units.len());
     format!("{value:.digits$}{}", units[unit])
 }
 
-/// `n` as a value of one of `units` units (each 1000 times the one before)
-/// and the decimals that leave it three significant digits, and the unit.
-fn in_units(n: u64, units: usize) -> (f64, usize, usize) {
+/// `n` as a value of one of `units` units (each `step` times the one
+/// before) and the decimals that leave it three significant digits, and
+/// the unit.
+fn in_units(n: u64, step: f64, units: usize) -> (f64, usize, usize) {
     let mut value = n as f64;
     let mut unit = 0;
-    while value >= 999.5 && unit + 1 < units {
-        value /= 1000.0;
+    while value >= step - 0.5 && unit + 1 < units {
+        value /= step;
         unit += 1;
     }
     let digits = if unit == 0 || value >= 99.95 { 0 } else if value >= 9.995 { 1 } else { 2 };
@@ -96,14 +97,20 @@ fn in_units(n: u64, units: usize) -> (f64, usize, usize) {
 
 /// A file size as hubs show it, in decimal units.
 pub(crate) fn bytes_text(bytes: u64) -> String {
-    with_units(bytes, &[" B", " kB", " MB", " GB", " TB", " PB"])
+    with_units(bytes, 1000.0, &[" B", " kB", " MB", " GB", " TB", " PB"])
+}
+
+/// A memory size in binary units, as memory is sold: `4917954976` bytes
+/// is `4.58 GiB`.
+pub(crate) fn binary_bytes_text(bytes: u64) -> String {
+    with_units(bytes, 1024.0, &[" B", " KiB", " MiB", " GiB", " TiB"])
 }
 
 /// A parameter count as the Hub words it: `8030261248` is `8.03B params`,
 /// `66985530` is `67M params` (three significant digits, no trailing zero).
 pub(crate) fn params_text(n: u64) -> String {
     const UNITS: [&str; 5] = ["", "K", "M", "B", "T"];
-    let (value, digits, unit) = in_units(n, UNITS.len());
+    let (value, digits, unit) = in_units(n, 1000.0, UNITS.len());
     let number = format!("{value:.digits$}");
     let number = if number.contains('.') { number.trim_end_matches('0').trim_end_matches('.') } else { &number };
     format!("{number}{} params", UNITS[unit])

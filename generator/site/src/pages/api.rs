@@ -63,6 +63,8 @@ pub struct ModelApiInput<'a> {
     pub page: String,
     /// Site path of the notebook, when the model has one.
     pub notebook: Option<String>,
+    /// Site path of the page's Markdown twin.
+    pub markdown: String,
     pub library_examples: &'a [CodeExample],
     pub inference: &'a [InferenceExample],
     pub local_apps: &'a [LocalAppExample],
@@ -106,6 +108,7 @@ struct ModelDoc<'a> {
     tags: &'a [String],
     page: &'a str,
     notebook: Option<&'a str>,
+    markdown: &'a str,
     examples: ExamplesDoc<'a>,
     hub: &'a HubFacts<'a>,
 }
@@ -147,6 +150,7 @@ pub fn model_api_json(input: &ModelApiInput<'_>) -> Vec<u8> {
         tags: input.tags,
         page: &input.page,
         notebook: input.notebook.as_deref(),
+        markdown: &input.markdown,
         examples: ExamplesDoc {
             library: input
                 .library_examples
@@ -209,13 +213,14 @@ mod tests {
             tags: &tags,
             page: "/hub/ns/m/".into(),
             notebook: None,
+            markdown: "/hub/ns/m/index.md".into(),
             library_examples: &library_examples,
             inference: &inference,
             local_apps: &[],
             hub: HubFacts::of(&record),
         });
         let text = String::from_utf8(bytes.clone()).unwrap();
-        let keys: Vec<usize> = ["\"api_version\"", "\"id\"", "\"task\"", "\"library\"", "\"tags\"", "\"page\"", "\"notebook\"", "\"examples\"", "\"hub\""]
+        let keys: Vec<usize> = ["\"api_version\"", "\"id\"", "\"task\"", "\"library\"", "\"tags\"", "\"page\"", "\"notebook\"", "\"markdown\"", "\"examples\"", "\"hub\""]
             .iter()
             .map(|k| text.find(k).unwrap_or_else(|| panic!("{k} missing")))
             .collect();
@@ -226,6 +231,7 @@ mod tests {
         assert_eq!(doc["examples"]["inference"][0]["token_env"], json!("HF_TOKEN"));
         assert_eq!(doc["examples"]["local_apps"], json!([]));
         assert_eq!(doc["notebook"], Value::Null);
+        assert_eq!(doc["markdown"], json!("/hub/ns/m/index.md"));
         // What parsed of the record's Hub fields; `createdAt` was a number and is left out.
         assert_eq!(
             doc["hub"],

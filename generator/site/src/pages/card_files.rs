@@ -11,7 +11,8 @@
 //! every folder on the way and the file itself are opened without following
 //! links (see [`crate::store::nofollow`]), names starting with `.` (`.env`,
 //! `.git`) are never read, and names the page's own files take
-//! (`index.html`, the notebook) are left to the hub. A card costs at most
+//! (`index.html`, its Markdown twin `index.md`, the notebook) are left to
+//! the hub. A card costs at most
 //! [`MAX_LOOKUPS`] paths looked up, [`MAX_CARD_FILES`] files and
 //! [`MAX_CARD_FILES_BYTES`] read, [`MAX_CARD_FILE_BYTES`] each; past that,
 //! references go to the hub.
@@ -30,6 +31,7 @@ use modelpages_render::{encode_path, CardLinks, HubLinks, RefKind, Resolved};
 
 use crate::store::nofollow::{Dir, Kind};
 use crate::pages::notebook::NOTEBOOK_FILE;
+use modelpages_render::MARKDOWN_FILE;
 
 /// Largest file copied.
 pub const MAX_CARD_FILE_BYTES: u64 = 4 << 20;
@@ -43,7 +45,7 @@ const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "avif"]
 /// Text a browser shows or saves as text, never runs.
 const TEXT_EXTENSIONS: &[&str] = &["md", "txt", "json", "csv", "tsv", "yaml", "yml", "toml", "py"];
 /// First names the model's own files take in its folder of the site.
-const PAGE_NAMES: &[&str] = &["index.html", NOTEBOOK_FILE];
+const PAGE_NAMES: &[&str] = &["index.html", MARKDOWN_FILE, NOTEBOOK_FILE];
 
 /// What looking a path up found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -290,6 +292,7 @@ mod tests {
         fs::write(dir.join("notes.md"), "# notes\n").unwrap();
         fs::write(dir.join(".env"), "TOKEN=secret").unwrap();
         fs::write(dir.join("index.html"), "<script>").unwrap();
+        fs::write(dir.join("index.md"), "# not the twin\n").unwrap();
         fs::write(tmp.path().join("outside/secret.png"), PNG).unwrap();
         std::os::unix::fs::symlink(tmp.path().join("outside/secret.png"), dir.join("assets/linked.png")).unwrap();
         std::os::unix::fs::symlink(tmp.path().join("outside"), dir.join("linked-folder")).unwrap();
@@ -315,6 +318,7 @@ mod tests {
             ("big.png", RefKind::Image, hub("big.png", "resolve")),
             (".env", RefKind::Link, hub(".env", "blob")),
             ("index.html", RefKind::Link, hub("index.html", "blob")),
+            ("index.md", RefKind::Link, hub("index.md", "blob")),
             ("model.safetensors", RefKind::Link, hub("model.safetensors", "blob")),
         ] {
             assert_eq!(card.resolve(path, kind), expected, "{path} {kind:?}");

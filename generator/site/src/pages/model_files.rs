@@ -3,7 +3,7 @@
 //! the three always agree.
 
 use modelpages_record::LoadedModel;
-use modelpages_render::{CodeExample, InferenceExample, SiteInfo};
+use modelpages_render::{CodeExample, InferenceExample, SiteInfo, MARKDOWN_FILE};
 use modelpages_snippets::{Library, LocalAppExample};
 
 use crate::pages::api::{model_api_json, model_api_path, HubFacts, ModelApiInput};
@@ -46,6 +46,7 @@ pub fn model_files(input: &ModelFilesInput<'_>) -> Vec<(String, Vec<u8>)> {
         tags: &record.tags,
         page,
         notebook: notebook_url,
+        markdown: format!("{}{id}/{MARKDOWN_FILE}", input.site.base_path),
         library_examples: input.library_examples,
         inference: input.inference,
         local_apps: input.local_apps,
