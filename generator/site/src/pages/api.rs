@@ -80,9 +80,9 @@ pub struct HubFacts<'a> {
     pub safetensors: Option<&'a Safetensors>,
     pub base_models: Vec<&'a str>,
     pub created_at: Option<&'a str>,
-    /// Every base the record names, with the relation (issue 18).
+    /// Every base the record names, with the relation.
     pub base_relations: Vec<BaseRef>,
-    /// Kept out of the listings (issue 18).
+    /// Kept out of the listings.
     pub hidden: bool,
 }
 
