@@ -223,7 +223,12 @@ fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Opti
         "link" => {
             let stylesheet = node.attr("rel") == Some("stylesheet") && node.attr("href") == Some(site.stylesheet.as_str());
             let icon = node.attr("rel") == Some("icon") && node.attr("href") == Some("data:,");
-            ((stylesheet || icon) && only(&["rel", "href"])).then_some(None)
+            // A listing's change feed: an Atom file of the site's own.
+            let feed = node.attr("rel") == Some("alternate")
+                && node.attr("type") == Some("application/atom+xml")
+                && node.attr("href").is_some_and(|h| h.starts_with('/') && !h.starts_with("//") && h.ends_with("/feed.xml"))
+                && only(&["rel", "type", "title", "href"]);
+            ((stylesheet || icon) && only(&["rel", "href"]) || feed).then_some(None)
         }
         "meta" => {
             if node.attr("http-equiv").is_some() {
@@ -325,6 +330,16 @@ mod tests {
         let inline = format!("{page}<script src=\"/assets/i.js\">x()</script>");
         assert_eq!(live_markup(&inline, Some(&site())).len(), 1);
         assert_eq!(live_markup(page, None).len(), 4, "no site markup in a fragment");
+        let feed = "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"t\" href=\"/org/-/feed.xml\">";
+        assert_eq!(live_markup(&format!("{page}{feed}"), Some(&site())), Vec::<String>::new(), "the site's feed");
+        for other in [
+            "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"https://evil.example/feed.xml\">",
+            "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"//evil.example/feed.xml\">",
+            "<link rel=\"alternate\" type=\"text/html\" href=\"/org/-/feed.xml\">",
+            "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"/feed.xml\" onload=\"x()\">",
+        ] {
+            assert!(!live_markup(&format!("{page}{other}"), Some(&site())).is_empty(), "{other} passed");
+        }
     }
 
     #[test]
