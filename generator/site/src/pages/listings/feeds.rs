@@ -31,7 +31,7 @@ use modelpages_render::{rfc3339_utc, utc_day, ModelSummary};
 
 use super::file::{KeyHasher, ListingFile};
 use super::folders::FeedScope;
-use super::groups::{Groups, ListingInput};
+use super::groups::{first_by, Groups, ListingInput};
 
 /// Entries a feed holds: the latest changes.
 pub const FEED_ENTRIES: usize = 50;
@@ -56,17 +56,9 @@ pub fn feed_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
 /// The latest `most` changes among `ranks`: models with a `lastModified`,
 /// newest first, ties by name.
 pub fn latest(models: &[&ModelSummary], ranks: &[u32], most: usize) -> Vec<u32> {
-    let mut dated: Vec<(i64, u32)> = ranks.iter().filter_map(|&r| Some((models[r as usize].updated?, r))).collect();
+    let dated: Vec<(i64, u32)> = ranks.iter().filter_map(|&r| Some((models[r as usize].updated?, r))).collect();
     let newest_first = |a: &(i64, u32), b: &(i64, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-    if most == 0 {
-        return Vec::new();
-    }
-    if dated.len() > most {
-        dated.select_nth_unstable_by(most - 1, newest_first);
-        dated.truncate(most);
-    }
-    dated.sort_unstable_by(newest_first);
-    dated.into_iter().map(|(_, rank)| rank).collect()
+    first_by(dated, most, newest_first).into_iter().map(|(_, rank)| rank).collect()
 }
 
 /// One feed, made only when the entries it shows changed.
