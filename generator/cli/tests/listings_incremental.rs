@@ -43,7 +43,8 @@ fn stats_file_of(dist: &Path, model: &Listed) -> String {
 /// Whether `path` (a file of the site) is one that may change when `model`
 /// changes: its own files, the listings of its task, library and namespace,
 /// the indexes and counts, the listing of all models, sitemaps (on an add or
-/// a removal), its stats file (`stats`), and the word files and tops of
+/// a removal), its stats file (`stats`), the site's change feed (its task's
+/// and namespace's are in their folders), and the word files and tops of
 /// prefixes of its words.
 fn may_list(path: &str, model: &Listed, stats: &str) -> bool {
     let task = model.task.as_deref().unwrap_or("\u{0}");
@@ -70,7 +71,8 @@ fn may_list(path: &str, model: &Listed, stats: &str) -> bool {
         "namespaces/".into(),
         "sitemap".into(),
     ];
-    let indexes = ["index.html", "tasks/index.html", "libraries/index.html", "api/tasks.json", "api/libraries.json", "search/index.json", stats];
+    let indexes =
+        ["index.html", "tasks/index.html", "libraries/index.html", "api/tasks.json", "api/libraries.json", "search/index.json", "feed.xml", stats];
     owned.iter().any(|p| path.starts_with(p.as_str())) || indexes.contains(&path)
 }
 
@@ -159,6 +161,30 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
     assert!(changed.contains(&"index.html".to_owned()), "it joins the home page's most downloaded: {changed:?}");
     let stable = |p: &&String| p.starts_with("search/words/") || p.contains("/name/") || p.starts_with("sitemap") || p.starts_with(&format!("{}/", model.namespace()));
     assert!(!changed.iter().any(|p| stable(&p)), "files by name stay as they are: {changed:?}");
+    assert!(!changed.iter().any(|p| p.ends_with("feed.xml")), "no change feed follows the downloads: {changed:?}");
+
+    // A model changed on the hub (its `lastModified` moves, here past every
+    // other): it leads the change feeds of the site, its task and its
+    // namespace, and no other listing file changes.
+    let model = listed.iter().find(|m| m.task.is_some() && m.id != listed[40].id).unwrap().clone();
+    let path = models.join(&model.id).join("model.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    record["lastModified"] = "2030-01-02T03:04:05.000Z".into();
+    fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    let mut changed = rebuild_and_check(tmp.path(), &models, &config, &model, "lastModified moved");
+    changed.sort();
+    let mut feeds = vec![
+        "feed.xml".to_owned(),
+        format!("tasks/{}/feed.xml", model.task.as_deref().unwrap()),
+        format!("{}/-/feed.xml", model.namespace()),
+    ];
+    feeds.sort();
+    assert_eq!(changed, feeds, "only the model's change feeds are rewritten");
+    for feed in &feeds {
+        let xml = fs::read_to_string(dist.join(feed)).unwrap();
+        let first = xml.split("<entry>").nth(1).unwrap_or_default();
+        assert!(first.contains(&format!("<title>{} updated</title>", model.id)) && first.contains("<updated>2030-01-02T03:04:05Z</updated>"), "{feed}: {xml}");
+    }
 
     // A model added, then removed again: a few files of each of its
     // listings, not every page after it.

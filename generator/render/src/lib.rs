@@ -32,6 +32,7 @@ mod pages;
 mod placeholders;
 mod quant_picker;
 mod templates;
+mod timestamp;
 mod tree;
 
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
@@ -46,7 +47,7 @@ pub use memory::{estimate as memory_estimate, memory_view, KvCache, MemoryEstima
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
-    render_task_page, render_tasks_page, LibraryListing, ModelListingPage, NamespaceListing, NamespacesPage, PageLink, Pager,
+    render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, NamespaceListing, NamespacesPage, PageLink, Pager,
     TaskListing,
 };
 pub use pages::{
@@ -54,3 +55,4 @@ pub use pages::{
     ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TagList, TaskLink,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};
+pub use timestamp::{rfc3339_utc, unix_seconds, utc_day};

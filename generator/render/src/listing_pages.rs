@@ -55,6 +55,17 @@ pub struct ModelListingPage<'a> {
     /// The stats file of a namespace's models, on its pages: an island
     /// shows their downloads and likes from it and sorts by them.
     pub stats: Option<&'a str>,
+    /// The listing's change feed (Atom), which its pages' heads link:
+    /// tasks' and namespaces' listings have one.
+    pub feed: Option<&'a FeedLink>,
+}
+
+/// A change feed as a page's head links it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FeedLink {
+    pub url: String,
+    /// The feed's own title, which its link shows too.
+    pub title: String,
 }
 
 /// One row of the task listing.
@@ -119,7 +130,7 @@ pub fn render_task_page(
     page: &ModelListingPage<'_>,
 ) -> Result<String, TemplateError> {
     let title = listing_title(&task.name, page.part);
-    templates.render("task.html", minijinja::context! { site, task, listing => page, page_title => title })
+    templates.render("task.html", minijinja::context! { site, task, listing => page, feed => page.feed, page_title => title })
 }
 
 /// Renders a page of `<namespace>/`: an author's or organisation's models.
@@ -130,7 +141,7 @@ pub fn render_namespace_page(
     page: &ModelListingPage<'_>,
 ) -> Result<String, TemplateError> {
     let title = listing_title(namespace, page.part);
-    templates.render("namespace.html", minijinja::context! { site, namespace, listing => page, page_title => title })
+    templates.render("namespace.html", minijinja::context! { site, namespace, listing => page, feed => page.feed, page_title => title })
 }
 
 /// One page of the namespace index.
@@ -151,12 +162,14 @@ pub fn render_namespaces_page(templates: &Templates, site: &SiteInfo, page: &Nam
 }
 
 /// Renders the home page: the most downloaded models (what visitors see
-/// without JavaScript) and the search island.
+/// without JavaScript), the search island, and in its head the site's
+/// change feed.
 pub fn render_index_page(
     templates: &Templates,
     site: &SiteInfo,
     top_models: &[&ModelSummary],
     model_count: usize,
+    feed: &FeedLink,
 ) -> Result<String, TemplateError> {
-    templates.render("index.html", minijinja::context! { site, models => top_models, model_count, page_title => &site.title })
+    templates.render("index.html", minijinja::context! { site, models => top_models, model_count, feed, page_title => &site.title })
 }

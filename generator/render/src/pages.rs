@@ -22,6 +22,7 @@ use crate::markdown::render_card;
 use crate::markdown_twin::{markdown_twin, TwinInput};
 use crate::quant_picker::{picker_json, quant_commands, quant_picker_view, QuantCommand, QuantPickerView, QuantVariant};
 use crate::templates::{TemplateError, Templates};
+use crate::timestamp::unix_seconds;
 
 /// Site-wide values every page needs.
 #[derive(Clone, Debug, Serialize)]
@@ -46,6 +47,13 @@ pub struct ModelSummary {
     pub likes: Option<u64>,
     /// The first tags, for text search.
     pub tags: TagList,
+    /// The record's `createdAt`, in seconds since the epoch, when it is a
+    /// timestamp (`timestamp`); the change feeds say from it whether a
+    /// change added the model.
+    pub created: Option<i64>,
+    /// The record's `lastModified`, likewise: when the model last changed,
+    /// which orders the change feeds.
+    pub updated: Option<i64>,
 }
 
 /// How many tags a listing keeps per model: enough to search by, small enough
@@ -93,6 +101,8 @@ impl ModelSummary {
             downloads: record.downloads,
             likes: record.likes,
             tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
+            created: record.created_at.get().and_then(|t| unix_seconds(t)),
+            updated: record.last_modified.as_deref().and_then(unix_seconds),
         }
     }
 }

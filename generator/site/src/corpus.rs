@@ -11,7 +11,7 @@ use rayon::prelude::*;
 /// names would overwrite site files or be overwritten by them.
 pub const RESERVED_NAMESPACES: &[&str] = &[
     "api", "assets", "libraries", "tasks", "namespaces", "search", "sitemaps", "stats", "index.html", "404.html", "sitemap.xml",
-    "robots.txt",
+    "robots.txt", "feed.xml",
 ];
 
 /// A model name that would be its namespace's own page.

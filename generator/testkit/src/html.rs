@@ -228,7 +228,12 @@ fn allowed_site_tag(site: &SiteMarkup, node: &Node, next: Option<&Node>) -> Opti
                 && node.attr("type") == Some("text/markdown")
                 && node.attr("href") == Some("index.md")
                 && only(&["rel", "type", "href", "title"]);
-            ((stylesheet || icon) && only(&["rel", "href"]) || twin).then_some(None)
+            // A listing's change feed: an Atom file of the site's own.
+            let feed = node.attr("rel") == Some("alternate")
+                && node.attr("type") == Some("application/atom+xml")
+                && node.attr("href").is_some_and(|h| h.starts_with('/') && !h.starts_with("//") && h.ends_with("/feed.xml"))
+                && only(&["rel", "type", "title", "href"]);
+            ((stylesheet || icon) && only(&["rel", "href"]) || twin || feed).then_some(None)
         }
         "meta" => {
             if node.attr("http-equiv").is_some() {
@@ -338,6 +343,16 @@ mod tests {
         }
         let styled = format!("{page}<link rel=\"alternate stylesheet\" type=\"text/markdown\" href=\"index.md\">");
         assert_eq!(live_markup(&styled, Some(&site())).len(), 1);
+        let feed = "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"t\" href=\"/org/-/feed.xml\">";
+        assert_eq!(live_markup(&format!("{page}{feed}"), Some(&site())), Vec::<String>::new(), "the site's feed");
+        for other in [
+            "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"https://evil.example/feed.xml\">",
+            "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"//evil.example/feed.xml\">",
+            "<link rel=\"alternate\" type=\"text/html\" href=\"/org/-/feed.xml\">",
+            "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"/feed.xml\" onload=\"x()\">",
+        ] {
+            assert!(!live_markup(&format!("{page}{other}"), Some(&site())).is_empty(), "{other} passed");
+        }
     }
 
     #[test]

@@ -233,6 +233,8 @@ mod tests {
                 downloads: Some(downloads),
                 likes: None,
                 tags: Default::default(),
+                created: None,
+                updated: None,
         };
         Box::new(ModelEntry::new(row, [0; 32], summary, Vec::new()))
     }

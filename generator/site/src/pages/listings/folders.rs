@@ -18,10 +18,13 @@
 //! and the page above it: [`paged_files`] says, for every page, where it
 //! goes and what it links, and the writers of HTML pages
 //! (`html`) and the sitemap use it.
+//!
+//! Change feeds ([`FeedScope`]) go beside the listings they follow:
+//! `feed.xml` (the whole site), `tasks/<key>/feed.xml` and `<ns>/-/feed.xml`.
 
 use std::ops::Range;
 
-use modelpages_render::{PageLink, Pager};
+use modelpages_render::{FeedLink, PageLink, Pager};
 
 use super::file::KeyHasher;
 use super::keyed::Paging;
@@ -217,6 +220,49 @@ pub fn pages_from_front<'k>(
             (page, is_front)
         })
         .collect()
+}
+
+/// What a change feed follows: the listing whose pages link it.
+#[derive(Clone, Copy, Debug)]
+pub enum FeedScope<'a> {
+    Site,
+    /// A task: its key and its name.
+    Task(&'a str, &'a str),
+    Namespace(&'a str),
+}
+
+impl FeedScope<'_> {
+    /// The feed's file, relative to the site root.
+    pub fn path(self) -> String {
+        match self {
+            FeedScope::Site => "feed.xml".to_owned(),
+            FeedScope::Task(key, _) => format!("tasks/{key}/feed.xml"),
+            FeedScope::Namespace(ns) => format!("{ns}/-/feed.xml"),
+        }
+    }
+
+    /// The listing the feed follows, relative to the site root.
+    pub fn listing(self) -> String {
+        match self {
+            FeedScope::Site => String::new(),
+            FeedScope::Task(key, _) => format!("tasks/{key}/"),
+            FeedScope::Namespace(ns) => KeyedFolder::namespace(ns).folder(0, None),
+        }
+    }
+
+    /// The feed's title, as the feed and the links to it show it.
+    pub fn title(self, site_title: &str) -> String {
+        match self {
+            FeedScope::Site => format!("Models added and updated · {site_title}"),
+            FeedScope::Task(_, name) => format!("{name}: models added and updated · {site_title}"),
+            FeedScope::Namespace(ns) => format!("{ns}: models added and updated · {site_title}"),
+        }
+    }
+
+    /// How a page under `base_path` links the feed.
+    pub fn link(self, base_path: &str, site_title: &str) -> FeedLink {
+        FeedLink { url: format!("{base_path}{}", self.path()), title: self.title(site_title) }
+    }
 }
 
 /// The stats file of the models of `namespace`, relative to the site root

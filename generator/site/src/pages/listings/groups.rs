@@ -150,17 +150,21 @@ impl Ranking {
 
 /// The first `most` of `ranks` in `order`.
 pub fn top_by(models: &[&ModelSummary], ranks: &[u32], order: Ranking, most: usize) -> Vec<u32> {
-    let mut ranks = ranks.to_vec();
-    let compare = |a: &u32, b: &u32| order.compare(models, *a, *b);
+    first_by(ranks.to_vec(), most, |a, b| order.compare(models, *a, *b))
+}
+
+/// The first `most` of `items` in the order `compare` gives, in order,
+/// without sorting the rest (a listing's top of a million models).
+pub fn first_by<T>(mut items: Vec<T>, most: usize, compare: impl Fn(&T, &T) -> Ordering) -> Vec<T> {
     if most == 0 {
         return Vec::new();
     }
-    if ranks.len() > most {
-        ranks.select_nth_unstable_by(most - 1, compare);
-        ranks.truncate(most);
+    if items.len() > most {
+        items.select_nth_unstable_by(most - 1, &compare);
+        items.truncate(most);
     }
-    ranks.sort_unstable_by(compare);
-    ranks
+    items.sort_unstable_by(compare);
+    items
 }
 
 #[cfg(test)]

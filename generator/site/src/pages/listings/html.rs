@@ -11,15 +11,19 @@
 //! edited. A namespace's front page is its first page by name. So every
 //! model is a few plain links from the home page (home, a task, library or
 //! namespace, an index page or two, a page of models, the model).
+//!
+//! The home page and every page of a task's or namespace's listing link
+//! that listing's change feed from their heads (see `feeds`; where each
+//! feed goes is [`FeedScope`]'s).
 
 use modelpages_render::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
-    render_not_found_page, render_task_page, render_tasks_page, LibraryListing, ModelListingPage, ModelSummary,
+    render_not_found_page, render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, ModelSummary,
     NamespaceListing, NamespacesPage, Pager, TaskListing,
 };
 
 use super::file::{KeyHasher, ListingFile};
-use super::folders::{hash_links, paged_files, pages_from_front, stats_path, KeyedFolder, PageFile};
+use super::folders::{hash_links, paged_files, pages_from_front, stats_path, FeedScope, KeyedFolder, PageFile};
 use super::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::libraries::library_link;
 
@@ -38,6 +42,16 @@ impl Subject {
             Subject::Library(l) => format!("library {}", l.key),
             Subject::Namespace(ns) => format!("namespace {ns}"),
         }
+    }
+
+    /// The change feed its pages link: tasks and namespaces have one.
+    fn feed(&self, site: &modelpages_render::SiteInfo) -> Option<FeedLink> {
+        let scope = match self {
+            Subject::Task(t) => FeedScope::Task(&t.key, &t.name),
+            Subject::Library(_) => return None,
+            Subject::Namespace(ns) => FeedScope::Namespace(ns),
+        };
+        Some(scope.link(&site.base_path, &site.title))
     }
 
     fn render(&self, input: &ListingInput<'_>, page: &ModelListingPage<'_>) -> Result<String, modelpages_render::TemplateError> {
@@ -65,9 +79,10 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     let mut key = KeyHasher::new("home");
     key.num(models.len() as u64);
     groups.ranked_key(&mut key, models, &top);
+    let feed = FeedScope::Site.link(&site.base_path, &site.title);
     files.push(ListingFile::lazy("index.html".into(), key.finish(), move || {
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
-        Ok(render_index_page(templates, site, &top, models.len())?.into_bytes())
+        Ok(render_index_page(templates, site, &top, models.len(), &feed)?.into_bytes())
     }));
 
     let tasks: Vec<TaskListing> = groups
@@ -150,6 +165,7 @@ fn ranked_listing<'a>(
     files.push(ListingFile::lazy(format!("{front}index.html"), key.finish(), move || {
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
         let pager = Pager::default();
+        let feed = front_subject.feed(input.site);
         let page = ModelListingPage {
             top: &top,
             models: &[],
@@ -158,6 +174,7 @@ fn ranked_listing<'a>(
             pager: &pager,
             part: None,
             stats: None,
+            feed: feed.as_ref(),
         };
         Ok(front_subject.render(input, &page)?.into_bytes())
     }));
@@ -203,6 +220,7 @@ fn model_page<'a>(
     let subject = subject.clone();
     ListingFile::lazy(format!("{}index.html", page.folder), key.finish(), move || {
         let models: Vec<&ModelSummary> = rows.iter().map(|&r| input.models[r as usize]).collect();
+        let feed = subject.feed(input.site);
         let listing = ModelListingPage {
             top: &[],
             models: &models,
@@ -211,6 +229,7 @@ fn model_page<'a>(
             pager: &page.pager,
             part: page.part.as_deref(),
             stats: stats.as_deref(),
+            feed: feed.as_ref(),
         };
         Ok(subject.render(input, &listing)?.into_bytes())
     })

@@ -23,7 +23,10 @@
 //!   enough, and `robots.txt`, which points to it;
 //! - [`api`]: `api/libraries.json`, `api/tasks.json` and their pages of ids;
 //! - [`search`]: the search island's files;
-//! - [`stats`]: every model's downloads and likes.
+//! - [`stats`]: every model's downloads and likes;
+//! - [`feeds`]: the change feeds (Atom) of the site, each task and each
+//!   namespace, which change only when a model is added or its
+//!   `lastModified` moves.
 //!
 //! Listings take models by name ([`groups::by_name`]); [`Groups`] (in
 //! [`groups`]) sorts them into tasks, libraries, namespaces and
@@ -34,6 +37,7 @@
 //! no kind imports another.
 
 pub mod api;
+pub mod feeds;
 pub mod file;
 pub mod folders;
 pub mod groups;
@@ -66,5 +70,6 @@ pub fn listing_files<'a>(
     files.extend(api::api_files(input, groups));
     files.extend(search.files(input, groups));
     files.extend(stats::stats_files(input, with_pages));
+    files.extend(feeds::feed_files(input, groups));
     files
 }
