@@ -3,7 +3,7 @@
 //! preview, `deploy`'s S3 and WebDAV uploads), so they cannot disagree.
 //!
 //! It names what the build writes (pages, listings, API files, notebooks,
-//! Markdown twins, feeds, sitemaps, assets) and what it copies from cards
+//! Markdown twins, Atom feeds (`feed.xml`, sent as XML), sitemaps, assets) and what it copies from cards
 //! (the images of `pages::card_files`); anything else is sent as bytes.
 
 /// Sent for a file whose extension no entry names.
@@ -19,7 +19,6 @@ pub const BY_EXTENSION: &[(&str, &str)] = &[
     ("map", "application/json"),
     ("ipynb", "application/x-ipynb+json"),
     ("xml", "application/xml"),
-    ("atom", "application/atom+xml"),
     ("txt", "text/plain; charset=utf-8"),
     // The models' Markdown twins: text, which no browser runs.
     ("md", "text/markdown; charset=utf-8"),
@@ -61,7 +60,6 @@ mod tests {
         assert_eq!(of("NS/M/NOTEBOOK.IPYNB"), "application/x-ipynb+json");
         assert_eq!(of("ns/m/index.md"), "text/markdown; charset=utf-8");
         assert_eq!(of("llms.txt"), "text/plain; charset=utf-8");
-        assert_eq!(of("feeds/ns.atom"), "application/atom+xml");
         // Card images copied into the site (every extension card_files takes).
         for (name, media_type) in [
             ("a.png", "image/png"),
