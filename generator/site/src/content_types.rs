@@ -3,8 +3,9 @@
 //! preview, `deploy`'s S3 and WebDAV uploads), so they cannot disagree.
 //!
 //! It names what the build writes (pages, listings, API files, notebooks,
-//! Markdown twins, Atom feeds (`feed.xml`, sent as XML), sitemaps, assets) and what it copies from cards
-//! (the images of `pages::card_files`); anything else is sent as bytes.
+//! Markdown twins, sitemaps and Atom feeds, both `.xml`, assets) and what
+//! it copies from cards (the images of `pages::card_files`); anything else
+//! is sent as bytes.
 
 /// Sent for a file whose extension no entry names.
 pub const UNKNOWN: &str = "application/octet-stream";
