@@ -36,6 +36,16 @@ pub struct Pager {
     pub up: Option<PageLink>,
 }
 
+/// The names a listing shows for the task and library keys of its rows
+/// (`text-generation` is "Text Generation", `transformers` "Transformers"),
+/// as the model pages and the search show them; a key without a name in the
+/// catalogues is shown as it is. Holds every key of the page's rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RowLabels {
+    pub task: std::collections::BTreeMap<String, String>,
+    pub library: std::collections::BTreeMap<String, String>,
+}
+
 /// One page of a listing of models.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ModelListingPage<'a> {
@@ -55,6 +65,8 @@ pub struct ModelListingPage<'a> {
     /// The stats file of a namespace's models, on its pages: an island
     /// shows their downloads and likes from it and sorts by them.
     pub stats: Option<&'a str>,
+    /// The names of the rows' tasks and libraries.
+    pub labels: &'a RowLabels,
 }
 
 /// One row of the task listing.
@@ -156,7 +168,8 @@ pub fn render_index_page(
     templates: &Templates,
     site: &SiteInfo,
     top_models: &[&ModelSummary],
+    labels: &RowLabels,
     model_count: usize,
 ) -> Result<String, TemplateError> {
-    templates.render("index.html", minijinja::context! { site, models => top_models, model_count, page_title => &site.title })
+    templates.render("index.html", minijinja::context! { site, models => top_models, labels, model_count, page_title => &site.title })
 }

@@ -43,6 +43,9 @@ pub struct ModelSummary {
     pub likes: Option<u64>,
     /// The first tags, for text search.
     pub tags: TagList,
+    /// Every tag the model is listed under as a filter (see
+    /// [`crate::filter_tags`]): its page's `?tag=` links.
+    pub filters: TagList,
 }
 
 /// How many tags a listing keeps per model: enough to search by, small enough
@@ -90,6 +93,7 @@ impl ModelSummary {
             downloads: record.downloads,
             likes: record.likes,
             tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
+            filters: crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect(),
         }
     }
 }

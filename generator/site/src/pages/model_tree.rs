@@ -233,6 +233,7 @@ mod tests {
                 downloads: Some(downloads),
                 likes: None,
                 tags: Default::default(),
+                filters: Default::default(),
         };
         Box::new(ModelEntry::new(row, [0; 32], summary, Vec::new()))
     }

@@ -32,7 +32,7 @@ use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, 
 
 /// Version 10: input hashes leave the record's downloads and likes out;
 /// rows keep a popularity class instead of downloads.
-const VERSION: u32 = 10;
+const VERSION: u32 = 11;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;
@@ -415,6 +415,7 @@ mod tests {
                 downloads: Some(i as u64 * 1000),
                 likes: None,
                 tags: ["a", "b é"].into_iter().collect(),
+                filters: ["license:mit", "en"].into_iter().collect(),
         };
         ModelEntry::new(row, [i as u8; 32], summary, vec![format!("ns/m{i}/index.html"), format!("api/models/ns/m{i}.json")])
     }

@@ -66,8 +66,9 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     key.num(models.len() as u64);
     groups.ranked_key(&mut key, models, &top);
     files.push(ListingFile::lazy("index.html".into(), key.finish(), move || {
+        let labels = input.labels(&top);
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
-        Ok(render_index_page(templates, site, &top, models.len())?.into_bytes())
+        Ok(render_index_page(templates, site, &top, &labels, models.len())?.into_bytes())
     }));
 
     let tasks: Vec<TaskListing> = groups
@@ -148,6 +149,7 @@ fn ranked_listing<'a>(
     hash_links(&mut key, &front_links);
     let front_subject = subject.clone();
     files.push(ListingFile::lazy(format!("{front}index.html"), key.finish(), move || {
+        let labels = input.labels(&top);
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
         let pager = Pager::default();
         let page = ModelListingPage {
@@ -158,6 +160,7 @@ fn ranked_listing<'a>(
             pager: &pager,
             part: None,
             stats: None,
+            labels: &labels,
         };
         Ok(front_subject.render(input, &page)?.into_bytes())
     }));
@@ -202,6 +205,7 @@ fn model_page<'a>(
     groups.rows_key(&mut key, rows);
     let subject = subject.clone();
     ListingFile::lazy(format!("{}index.html", page.folder), key.finish(), move || {
+        let labels = input.labels(rows);
         let models: Vec<&ModelSummary> = rows.iter().map(|&r| input.models[r as usize]).collect();
         let listing = ModelListingPage {
             top: &[],
@@ -211,6 +215,7 @@ fn model_page<'a>(
             pager: &page.pager,
             part: page.part.as_deref(),
             stats: stats.as_deref(),
+            labels: &labels,
         };
         Ok(subject.render(input, &listing)?.into_bytes())
     })

@@ -297,6 +297,7 @@ mod tests {
             downloads: None,
             likes: None,
             tags: tags.iter().collect(),
+            filters: Default::default(),
         }
     }
 

@@ -79,6 +79,7 @@ mod tests {
             downloads: None,
             likes: None,
             tags: tags.iter().collect(),
+            filters: Default::default(),
         }
     }
 
