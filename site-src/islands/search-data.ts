@@ -17,8 +17,10 @@
  *   their first model, each naming the previous and the next; and
  *   `search/<scope>/<order>/<page>.json`, its first models by downloads or
  *   by likes.
+ * - `search/tag/<name>/name/...`, the models carrying a tag, by name, each
+ *   row naming its stats file (see `tagFileName`).
  * - `stats/...`, every model's figures, by namespace (see stats.ts): a
- *   namespace's listing is sorted from them.
+ *   namespace's or a tag's listing is sorted from them.
  *
  * Everything read is checked: a malformed row is skipped, a malformed file
  * is an error (the island then says search is unavailable).
@@ -94,6 +96,8 @@ export interface NamePage {
   next: string | null;
   /** A namespace's stats file (its first page only). */
   stats: string | null;
+  /** A tag's pages: the number of each model's stats file (`stats/<n>.json`), row by row. */
+  buckets: readonly (number | null)[] | null;
   models: readonly Model[];
 }
 
@@ -263,13 +267,42 @@ export function parseNamePage(json: unknown): NamePage {
     previous: link(json.previous),
     next: link(json.next),
     stats: typeof json.stats === "string" && /^stats\/[0-9]+\.json$/.test(json.stats) ? json.stats : null,
+    buckets: Array.isArray(json.buckets)
+      ? (json.buckets as unknown[]).map((n) => (typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : null))
+      : null,
     models: parseModels(json, false, false),
   };
+}
+
+/** Longest name of a tag's folder, as the generator cuts them. */
+const MAX_TAG_FILE_NAME = 200;
+
+/**
+ * The folder of a tag's listing under `search/tag/`, by the generator's rule
+ * (`tag_file_name` in generator/render/src/facts/tags.rs): lowercase letters,
+ * digits, `-` and `_` as they are, every other byte of its UTF-8 as `~` and
+ * two hex digits. Null for a tag that has none (empty, or too long).
+ */
+export function tagFileName(tag: string): string | null {
+  let name = "";
+  for (const byte of new TextEncoder().encode(tag)) {
+    const kept = (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x5f;
+    name += kept ? String.fromCharCode(byte) : `~${byte.toString(16).padStart(2, "0")}`;
+    if (name.length > MAX_TAG_FILE_NAME) {
+      return null;
+    }
+  }
+  return name === "" ? null : name;
 }
 
 /** Where the file of a hop is, under the site's base: a leaf's word file or a node's top. */
 export function shardPath(hop: Hop): string {
   return `search/${hop.node ? "top" : "words"}/${hop.prefix.slice(0, 1)}/${hop.prefix}.json`;
+}
+
+/** The listing of the models carrying `tag` (a name from `tagFileName`), as its path under `search/`. */
+export function tagScope(name: string): string {
+  return `tag/${name}`;
 }
 
 /** The listing a set of filters browses, as its path under `search/`. */

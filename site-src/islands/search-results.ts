@@ -24,6 +24,8 @@ export interface Filters {
   task: string;
   library: string;
   namespace: string;
+  /** A tag the models must carry, as the record writes it ("" for none). */
+  tag: string;
   sort: SortKey;
   /** Zero-based. */
   page: number;

@@ -1,15 +1,15 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { SORT_KEYS, SearchData, scopePath } from "./search-data";
+import { SORT_KEYS, SearchData, scopePath, tagFileName, tagScope } from "./search-data";
 import type { Facet, Manifest, Model, NamePage, SortKey } from "./search-data";
 import { StatsReader } from "./stats";
-import { facetCounts, passes, sortModels, textResults } from "./search-results";
-import type { FacetCounts, Filters } from "./search-results";
+import { facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
+import type { FacetCounts, Filters, TextResults } from "./search-results";
 import { queryWords, words } from "./search-words";
 
 /** Typing settles for this long before the results are worked out again. */
 export const DEBOUNCE_MS = 150;
-/** Pages of a namespace's listing read to filter it by task or library. */
-const NAMESPACE_PAGES = 20;
+/** Pages of a namespace's or a tag's listing read to filter and sort it. */
+const SCOPE_PAGES = 20;
 
 const SORT_LABELS: Readonly<Record<SortKey, string>> = {
   downloads: "Most downloads",
@@ -40,6 +40,7 @@ function filtersFromUrl(): Filters {
     task: params.get("task") ?? "",
     library: params.get("library") ?? "",
     namespace: params.get("namespace") ?? "",
+    tag: params.get("tag") ?? "",
     sort: isSortKey(sort) ? sort : "downloads",
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
     from: PAGE_ID.test(from) && !from.includes("..") ? from : "",
@@ -71,6 +72,7 @@ function filtersToUrl(filters: Filters): void {
   set("task", filters.task, "");
   set("library", filters.library, "");
   set("namespace", filters.namespace, "");
+  set("tag", filters.tag, "");
   set("sort", filters.sort, "downloads");
   set("page", String(filters.page + 1), "1");
   set("from", filters.from, "");
@@ -107,7 +109,7 @@ type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready
 export interface ModelSearchProps {
   /** Site base path; the search files are under base + "search/", model pages at base + id + "/". */
   base: string;
-  /** The prerendered no-JavaScript listing, hidden once the search is ready. */
+  /** The prerendered no-JavaScript listing: not painted while the search loads, hidden once it is ready, shown if it fails. */
   fallback: readonly HTMLElement[];
 }
 
@@ -128,20 +130,27 @@ export function ModelSearch({ base, fallback }: ModelSearchProps) {
     return () => controller.abort();
   }, [base]);
 
-  const ready = state.status === "ready";
+  // The fallback is not painted while scripts run (see style.css): it is
+  // hidden for good once the search is ready, and shown again if it fails.
+  const status = state.status;
   useLayoutEffect(() => {
-    if (!ready) {
+    if (status === "loading") {
       return undefined;
     }
     for (const element of fallback) {
-      element.hidden = true;
+      if (status === "ready") {
+        element.hidden = true;
+      } else {
+        element.dataset.searchFailed = "";
+      }
     }
     return () => {
       for (const element of fallback) {
         element.hidden = false;
+        delete element.dataset.searchFailed;
       }
     };
-  }, [ready, fallback]);
+  }, [status, fallback]);
 
   if (state.status === "loading") {
     return (
@@ -172,30 +181,82 @@ function scopeCount(manifest: Manifest, filters: Filters): number {
   return filters.library !== "" ? facet(manifest.libraries, filters.library) : manifest.count;
 }
 
-/** A namespace's models (its first `NAMESPACE_PAGES` pages by name), with their figures from its stats file. */
-async function namespaceModels(data: SearchData, stats: StatsReader, namespace: string): Promise<{ models: Model[]; more: boolean }> {
-  const scope = scopePath("", "", namespace);
+/**
+ * A namespace's or a tag's models (its first `SCOPE_PAGES` pages by name),
+ * with their figures from the stats files: a namespace's page names its
+ * one file, a tag's page the file of each model.
+ */
+async function scopeModels(data: SearchData, stats: StatsReader, scope: string): Promise<{ models: Model[]; more: boolean }> {
   const pages: NamePage[] = [await data.namePage(scope, "first.json")];
-  while (pages.length < NAMESPACE_PAGES) {
+  while (pages.length < SCOPE_PAGES) {
     const next = pages[pages.length - 1]?.next;
     if (next === null || next === undefined) {
       break;
     }
     pages.push(await data.namePage(scope, next));
   }
-  const models = pages.flatMap((page) => page.models);
-  const file = pages[0]?.stats;
-  if (file !== null && file !== undefined) {
-    const names = models.map((model) => model.id.slice(namespace.length + 1));
-    const counts = await stats.namespaceCounts(`${data.base}${file}`, namespace, names).catch(() => new Map());
-    for (const [i, model] of models.entries()) {
-      const found = counts.get(names[i] ?? "");
-      if (found !== undefined) {
-        models[i] = { ...model, downloads: found.downloads, likes: found.likes };
+  // Each model with its stats file, then the files read by namespace.
+  const models: Model[] = [];
+  const files: string[] = [];
+  for (const page of pages) {
+    page.models.forEach((model, i) => {
+      const bucket = page.buckets?.[i];
+      models.push(model);
+      files.push(pages[0]?.stats ?? (bucket === null || bucket === undefined ? "" : `stats/${bucket}.json`));
+    });
+  }
+  const wanted = new Map<string, { file: string; namespace: string; names: string[] }>();
+  models.forEach((model, i) => {
+    const file = files[i] ?? "";
+    const namespace = namespaceOf(model.id);
+    if (file === "" || namespace === model.id) {
+      return;
+    }
+    const key = `${file} ${namespace}`;
+    const entry = wanted.get(key) ?? { file, namespace, names: [] };
+    entry.names.push(model.id.slice(namespace.length + 1));
+    wanted.set(key, entry);
+  });
+  const counts = new Map<string, { downloads: number; likes: number }>();
+  await Promise.all(
+    [...wanted.values()].map(async ({ file, namespace, names }) => {
+      const found = await stats.namespaceCounts(`${data.base}${file}`, namespace, names).catch(() => new Map());
+      for (const [name, figures] of found) {
+        counts.set(`${namespace}/${name as string}`, figures as { downloads: number; likes: number });
       }
+    }),
+  );
+  const withFigures = models.map((model) => {
+    const found = counts.get(model.id);
+    return found === undefined ? model : { ...model, downloads: found.downloads, likes: found.likes };
+  });
+  return { models: withFigures, more: pages[pages.length - 1]?.next !== null };
+}
+
+/** The models matching every query word `terms`, fetching the word files it needs. */
+async function textSearch(data: SearchData, terms: readonly string[]): Promise<TextResults> {
+  // Longest words first (the rarer, as a rule): once one word's shard
+  // lists all its models, they are checked against the other words, whose
+  // shards are then not needed at all.
+  const matches = [];
+  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+    const match = await data.match(term);
+    matches.push(match);
+    if (match.kind === "none" || match.shard.complete) {
+      break;
     }
   }
-  return { models, more: pages[pages.length - 1]?.next !== null };
+  return textResults(terms, matches);
+}
+
+/** Why a text search's results may be short of its matches. */
+function textNote(manifest: Manifest, found: TextResults): string | null {
+  if (found.complete) {
+    return null;
+  }
+  return found.known !== null
+    ? `About ${plural(found.known, "model matches", "models match")}; the ${numberFormat.format(manifest.shardModels)} most downloaded are searched. Add a word to narrow the search.`
+    : "Only the most downloaded models for each word are searched. Add a less common word to find the rest.";
 }
 
 /** One page of the results for `filters`, fetching what it needs. */
@@ -208,34 +269,42 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
     return { filters, rows: all.slice(page * size, (page + 1) * size), total: all.length, pages, note, counts, byName: null };
   };
   const terms = queryWords(filters.query);
-  if (terms.length > 0) {
-    // Longest words first (the rarer, as a rule): once one word's shard
-    // lists all its models, they are checked against the other words, whose
-    // shards are then not needed at all.
-    const matches = [];
-    for (const term of [...terms].sort((a, b) => b.length - a.length)) {
-      const match = await data.match(term);
-      matches.push(match);
-      if (match.kind === "none" || match.shard.complete) {
-        break;
+  if (filters.tag !== "") {
+    // The tag's listing is read whole (up to its first pages) and filtered,
+    // sorted and counted here; with a query, the text search's matches
+    // that carry the tag.
+    const name = tagFileName(filters.tag);
+    const listed = name === null ? null : await scopeModels(data, stats, tagScope(name)).catch(() => null);
+    if (listed === null) {
+      return paged([], null, null);
+    }
+    let pool = listed.models;
+    const notes: string[] = [];
+    if (listed.more) {
+      notes.push(`Only the first ${numberFormat.format(pool.length)} models tagged ${filters.tag} by name are searched.`);
+    }
+    if (terms.length > 0) {
+      const found = await textSearch(data, terms);
+      const matching = new Set(found.hits.map((model) => model.id));
+      pool = pool.filter((model) => matching.has(model.id));
+      const note = textNote(manifest, found);
+      if (note !== null) {
+        notes.push(note);
       }
     }
-    const found = textResults(terms, matches);
+    const shown = sortModels(pool.filter((model) => passes(model, filters)), filters.sort);
+    return paged(shown, notes.length > 0 ? notes.join(" ") : null, facetCounts(pool, filters));
+  }
+  if (terms.length > 0) {
+    const found = await textSearch(data, terms);
     const shown = sortModels(found.hits.filter((model) => passes(model, filters)), filters.sort);
-    let note: string | null = null;
-    if (!found.complete) {
-      note =
-        found.known !== null
-          ? `About ${plural(found.known, "model matches", "models match")}; the ${numberFormat.format(manifest.shardModels)} most downloaded are searched. Add a word to narrow the search.`
-          : "Only the most downloaded models for each word are searched. Add a less common word to find the rest.";
-    }
-    return paged(shown, note, facetCounts(found.hits, filters));
+    return paged(shown, textNote(manifest, found), facetCounts(found.hits, filters));
   }
   if (filters.namespace !== "") {
     // A namespace's listing is read whole (up to its first pages) and
     // filtered, sorted and counted here, its figures from its stats file:
     // most namespaces hold a few models.
-    const { models, more } = await namespaceModels(data, stats, filters.namespace);
+    const { models, more } = await scopeModels(data, stats, scopePath("", "", filters.namespace));
     const note = more ? `Only the first ${numberFormat.format(models.length)} models of ${filters.namespace} by name are listed.` : null;
     const shown = sortModels(models.filter((model) => passes(model, filters)), filters.sort);
     return paged(shown, note, facetCounts(models, filters));
@@ -422,6 +491,14 @@ function SearchPanel({ data }: { data: SearchData }) {
           In namespace <strong>{filters.namespace}</strong>{" "}
           <button type="button" className="page-button" onClick={() => update({ namespace: "" })}>
             Search all namespaces
+          </button>
+        </p>
+      ) : null}
+      {filters.tag !== "" ? (
+        <p className="search-scope">
+          Tagged <strong>{filters.tag}</strong>{" "}
+          <button type="button" className="page-button" onClick={() => update({ tag: "" })}>
+            Show every tag
           </button>
         </p>
       ) : null}

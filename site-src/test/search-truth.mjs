@@ -1,7 +1,7 @@
 // What the search should find, worked out from the records themselves by the
 // rules README.md states (not by the island's code): the browser tests
 // compare the island's results with these.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The words of a text: runs of ASCII letters and digits, lowercased, cut to 32. */
@@ -59,6 +59,65 @@ export function rankedAsShown(hits, known) {
   return [...byDownloads(have), ...byName(rest)];
 }
 
+/**
+ * The fields `license`, `language`, `datasets` and `tags` of a card's front
+ * matter, for those written as a scalar, a `[a, b]` list or a `- item` list
+ * (all the default corpus uses); null values say nothing.
+ */
+function frontMatterLists(readme) {
+  if (!existsSync(readme)) return {};
+  const text = readFileSync(readme, "utf8");
+  const found = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (found === null) return {};
+  const fields = {};
+  let current = null;
+  const unquote = (v) => v.trim().replace(/^(["'])(.*)\1$/, "$2");
+  for (const line of found[1].split(/\r?\n/)) {
+    const key = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
+    if (key !== null) {
+      current = ["license", "language", "datasets", "tags"].includes(key[1]) ? key[1] : null;
+      if (current === null) continue;
+      const value = key[2].trim();
+      if (value === "" || value === "null" || value === "~") {
+        fields[current] = [];
+      } else if (value.startsWith("[")) {
+        fields[current] = value.slice(1, -1).split(",").map(unquote).filter(Boolean);
+      } else {
+        fields[current] = [unquote(value)];
+      }
+      continue;
+    }
+    const item = /^\s*-\s+(.*)$/.exec(line);
+    if (item !== null && current !== null) fields[current].push(unquote(item[1]));
+    else if (!/^\s/.test(line)) current = null;
+  }
+  for (const [k, v] of Object.entries(fields)) if (v.length === 0) delete fields[k];
+  return fields;
+}
+
+/**
+ * The tags a model is listed under as filters (README: tag links are
+ * filters): the card's licenses as `license:<id>`, its languages, its
+ * datasets as `dataset:<id>`, the record's tags and the card's, but the
+ * Hub's own (`region:*`, `endpoints_compatible`...), base models and papers.
+ */
+function filterTagsOf(record, readme) {
+  const card = { ...(record.cardData ?? {}), ...frontMatterLists(readme) };
+  const list = (v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map(String);
+  const internal = (t) =>
+    ["endpoints_compatible", "autotrain_compatible", "text-generation-inference", "has_space", "custom_code"].includes(t) ||
+    ["region:", "deploy:", "base_model:", "doi:", "template:"].some((p) => t.startsWith(p)) ||
+    /^arxiv:[A-Za-z0-9./-]{1,40}$/.test(t);
+  const all = [
+    ...list(card.license).map((l) => `license:${l}`),
+    ...list(card.language),
+    ...list(card.datasets).map((d) => `dataset:${d}`),
+    ...list(record.tags),
+    ...list(card.tags),
+  ];
+  return new Set(all.filter((t) => t !== "" && !t.includes("\n") && !internal(t)));
+}
+
 /** Every record under `root` (namespace/name/model.json) as listings show it, most downloaded first. */
 export function readModels(root) {
   const all = [];
@@ -75,6 +134,7 @@ export function readModels(root) {
         likes: r.likes ?? 0,
         tags: r.tags ?? [],
       };
+      model.filters = filterTagsOf(r, join(root, namespace, name, "README.md"));
       model.words = modelWords(model);
       all.push(model);
     }

@@ -491,3 +491,76 @@ fn every_word_prefix_finds_its_models_through_the_shards() {
         }
     }
 }
+
+/// A tag back from the name of its folder (`~` and two hex digits a byte).
+fn tag_of_folder(name: &str) -> String {
+    let mut bytes = Vec::new();
+    let mut rest = name.as_bytes();
+    while let Some((&first, tail)) = rest.split_first() {
+        if first == b'~' {
+            bytes.push(u8::from_str_radix(std::str::from_utf8(&tail[..2]).unwrap(), 16).unwrap());
+            rest = &tail[2..];
+        } else {
+            bytes.push(first);
+            rest = tail;
+        }
+    }
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn every_tag_listing_holds_exactly_the_models_carrying_the_tag() {
+    let Site { dist, models, .. } = site();
+    // The records' tags as the filters take them (README): the Hub's own,
+    // base models (the model tree lists those) and papers (they link arXiv) left out.
+    let hub_own = |t: &str| {
+        ["endpoints_compatible", "autotrain_compatible", "text-generation-inference", "has_space", "custom_code"].contains(&t)
+            || ["region:", "deploy:", "base_model:", "doi:", "template:", "arxiv:"].iter().any(|p| t.starts_with(p))
+    };
+    let mut want: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for m in models {
+        for tag in m.tags.iter().filter(|t| !hub_own(t)) {
+            want.entry(tag.clone()).or_default().push(m.id.clone());
+        }
+    }
+    assert!(want.len() > 20 && want.contains_key("license:mit") && want.contains_key("en"), "{:?}", want.keys());
+    let mut found = BTreeMap::new();
+    for entry in fs::read_dir(dist.join("search/tag")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_~".contains(&b)), "{name}");
+        let (ids, first) = read_names(dist, &format!("tag/{name}"));
+        assert!(first.get("count").is_none(), "{name}: a count would rewrite the first page on every add");
+        if let Some(next) = first["next"].as_str() {
+            let second = json(&dist.join(format!("search/tag/{name}/name/{next}")));
+            assert!(second.get("previous").is_none_or(Value::is_null), "{name}: pages are read from the first on");
+        }
+        // Each row names its model's stats file, which holds the model.
+        let bucket = first["buckets"][0].as_u64().unwrap();
+        let (namespace, model) = ids[0].split_once('/').unwrap();
+        let stats = json(&dist.join(format!("stats/{bucket}.json")));
+        assert!(stats["namespaces"][namespace].is_object(), "{name}: stats/{bucket}.json holds {model}'s namespace");
+        found.insert(tag_of_folder(&name), ids);
+    }
+    assert_eq!(found, want, "one listing per tag, each with exactly its models, by name");
+}
+
+#[test]
+fn listings_show_task_and_library_names_not_keys() {
+    let Site { dist, models, .. } = site();
+    let model = models.iter().find(|m| m.task.as_deref() == Some("text-generation") && m.library.as_deref() == Some("transformers")).unwrap();
+    // The namespace's page by name that lists it.
+    let page = walkdir::WalkDir::new(dist.join(model.namespace()))
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() == "index.html" && !e.path().starts_with(dist.join(&model.id)))
+        .map(|e| fs::read_to_string(e.path()).unwrap())
+        .find(|html| html.contains(&format!(">{}</a></td>", model.id)))
+        .expect("a namespace page lists the model");
+    assert!(page.contains("<td>Text Generation</td>") && page.contains("<td>Transformers</td>"), "names shown");
+    assert!(!page.contains("<td>text-generation</td>") && !page.contains("<td>transformers</td>"), "no raw keys");
+    // The home page's rows likewise: no task key of several words is shown as it is.
+    let home = fs::read_to_string(dist.join("index.html")).unwrap();
+    let keys: HashSet<&str> = models.iter().filter_map(|m| m.task.as_deref()).filter(|t| t.contains('-')).collect();
+    assert!(keys.iter().all(|k| !home.contains(&format!("<td>{k}</td>"))), "home shows task names");
+    assert!(home.matches("<td>").count() > PAGE_SIZE, "the home table has rows");
+}

@@ -44,8 +44,8 @@ fn stats_file_of(dist: &Path, model: &Listed) -> String {
 /// changes: its own files, the listings of its task, library and namespace,
 /// the indexes and counts, the listing of all models, sitemaps (on an add or
 /// a removal), its stats file (`stats`), the site's change feed (its task's
-/// and namespace's are in their folders), and the word files and tops of
-/// prefixes of its words.
+/// and namespace's are in their folders), the listings of its tags, and the
+/// word files and tops of prefixes of its words.
 fn may_list(path: &str, model: &Listed, stats: &str) -> bool {
     let task = model.task.as_deref().unwrap_or("\u{0}");
     let library = model.library.as_deref().unwrap_or("\u{0}");
@@ -73,7 +73,8 @@ fn may_list(path: &str, model: &Listed, stats: &str) -> bool {
     ];
     let indexes =
         ["index.html", "tasks/index.html", "libraries/index.html", "api/tasks.json", "api/libraries.json", "search/index.json", "feed.xml", stats];
-    owned.iter().any(|p| path.starts_with(p.as_str())) || indexes.contains(&path)
+    let tagged = model.tags.iter().filter_map(|t| modelpages_render::tag_file_name(t)).any(|name| path.starts_with(&format!("search/tag/{name}/")));
+    tagged || owned.iter().any(|p| path.starts_with(p.as_str())) || indexes.contains(&path)
 }
 
 /// Builds incrementally, then checks the rewrite was exact: returns the
@@ -196,10 +197,20 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
     fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
     let changed = rebuild_and_check(tmp.path(), &models, &config, &added, "a model added");
     assert!(changed.iter().any(|p| p.starts_with("sitemaps/")), "{changed:?}");
-    assert!(changed.len() <= 100, "{} files: {changed:?}", changed.len());
+    assert_few_changed(&changed, &added);
     fs::remove_dir_all(models.join(&added.id)).unwrap();
     let changed = rebuild_and_check(tmp.path(), &models, &config, &added, "a model removed");
-    assert!(changed.len() <= 100, "{} files: {changed:?}", changed.len());
+    assert_few_changed(&changed, &added);
+}
+
+/// A model added or removed changes at most 100 files besides its tags'
+/// listings, and at most 3 pages of each of those (the page it joins or
+/// leaves, and the one a page boundary at it moves to or from).
+fn assert_few_changed(changed: &[String], model: &Listed) {
+    let (tagged, rest): (Vec<&String>, Vec<&String>) = changed.iter().partition(|p| p.starts_with("search/tag/"));
+    assert!(rest.len() <= 100, "{} files: {rest:?}", rest.len());
+    let folders: std::collections::HashSet<&str> = tagged.iter().map(|p| p.split('/').nth(2).unwrap()).collect();
+    assert!(tagged.len() <= 3 * folders.len() && folders.len() <= model.tags.len(), "{} files of {} tags: {tagged:?}", tagged.len(), folders.len());
 }
 
 /// The downloads of `models`, highest first.

@@ -36,7 +36,7 @@ mod timestamp;
 mod tree;
 
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
-pub use facts::{compact, counted, day_of, model_facts, popularity_class, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
+pub use facts::{compact, counted, day_of, filter_tags, model_facts, tag_file_name, popularity_class, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
 pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
@@ -47,7 +47,7 @@ pub use memory::{estimate as memory_estimate, memory_view, KvCache, MemoryEstima
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
-    render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, NamespaceListing, NamespacesPage, PageLink, Pager,
+    render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, NamespaceListing, RowLabels, NamespacesPage, PageLink, Pager,
     TaskListing,
 };
 pub use pages::{

@@ -36,6 +36,16 @@ pub struct Pager {
     pub up: Option<PageLink>,
 }
 
+/// The names a listing shows for the task and library keys of its rows
+/// (`text-generation` is "Text Generation", `transformers` "Transformers"),
+/// as the model pages and the search show them; a key without a name in the
+/// catalogues is shown as it is. Holds every key of the page's rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RowLabels {
+    pub task: std::collections::BTreeMap<String, String>,
+    pub library: std::collections::BTreeMap<String, String>,
+}
+
 /// One page of a listing of models.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ModelListingPage<'a> {
@@ -58,6 +68,8 @@ pub struct ModelListingPage<'a> {
     /// The listing's change feed (Atom), which its pages' heads link:
     /// tasks' and namespaces' listings have one.
     pub feed: Option<&'a FeedLink>,
+    /// The names of the rows' tasks and libraries.
+    pub labels: &'a RowLabels,
 }
 
 /// A change feed as a page's head links it.
@@ -168,8 +180,9 @@ pub fn render_index_page(
     templates: &Templates,
     site: &SiteInfo,
     top_models: &[&ModelSummary],
+    labels: &RowLabels,
     model_count: usize,
     feed: &FeedLink,
 ) -> Result<String, TemplateError> {
-    templates.render("index.html", minijinja::context! { site, models => top_models, model_count, feed, page_title => &site.title })
+    templates.render("index.html", minijinja::context! { site, models => top_models, labels, model_count, feed, page_title => &site.title })
 }

@@ -54,6 +54,9 @@ pub struct ModelSummary {
     /// The record's `lastModified`, likewise: when the model last changed,
     /// which orders the change feeds.
     pub updated: Option<i64>,
+    /// Every tag the model is listed under as a filter (see
+    /// [`crate::filter_tags`]): its page's `?tag=` links.
+    pub filters: TagList,
 }
 
 /// How many tags a listing keeps per model: enough to search by, small enough
@@ -103,6 +106,7 @@ impl ModelSummary {
             tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
             created: record.created_at.get().and_then(|t| unix_seconds(t)),
             updated: record.last_modified.as_deref().and_then(unix_seconds),
+            filters: crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect(),
         }
     }
 }

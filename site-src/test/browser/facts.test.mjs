@@ -195,9 +195,9 @@ describe("model facts", () => {
     // Follow "mergekit" from the fine-tune: the search lists the models tagged with it.
     const finetune = await harness.openPage(context, modelPath(FINETUNE));
     const tag = finetune.locator(".tag-group[data-group=other] a", { hasText: /^mergekit$/ });
-    assert.equal(await tag.getAttribute("href"), "/?q=mergekit");
+    assert.equal(await tag.getAttribute("href"), "/?tag=mergekit");
     await tag.click();
-    await finetune.waitForURL("**/?q=mergekit");
+    await finetune.waitForURL("**/?tag=mergekit");
     await finetune.waitForFunction(() => document.querySelectorAll(".search-results .search-result-id").length > 0);
     const ids = await finetune.locator(".search-results .search-result-id").allTextContents();
     for (const id of [FINETUNE, MERGE]) {

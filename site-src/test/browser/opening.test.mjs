@@ -145,8 +145,8 @@ describe("facts and tags", () => {
     assert.deepEqual(await group(page, "language"), ["en"]);
     const other = await group(page, "other");
     for (const tag of ["tf", "onnx", "rust", "safetensors"]) assert.ok(!other.includes(tag), `${tag} not among other tags: ${other}`);
-    // A library tag still searches the tag as the record writes it.
-    assert.equal(await page.locator(".tag-group[data-group=library] a", { hasText: /^TensorFlow$/ }).getAttribute("href"), "/?q=tf");
+    // A library tag filters by the tag as the record writes it.
+    assert.equal(await page.locator(".tag-group[data-group=library] a", { hasText: /^TensorFlow$/ }).getAttribute("href"), "/?tag=tf");
     await context.close();
   });
 

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DIST, useHarness } from "./harness.mjs";
+import { CHAT_MODEL, DIST, useHarness } from "./harness.mjs";
 import { byDownloads, byLikes, byName, matches, rankedAsShown, readModels, wordsOf } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
@@ -375,6 +375,75 @@ describe("model search", () => {
       await next.click();
     }
     assert.deepEqual(seen, ids(byName(textGeneration)));
+    await context.close();
+  });
+
+  test("every tag link of a model page lists exactly the models carrying the tag", async () => {
+    const context = await harness.newContext();
+    const modelPage = await harness.openPage(context, `/${CHAT_MODEL}/`);
+    const links = await modelPage.locator(".tag-groups a[href*='?tag=']").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    const tags = links.map((href) => new URL(href, "http://x/").searchParams.get("tag"));
+    // Licence, languages (`de` is no prefix of FLUX.1-dev's words here), library tags and the rest.
+    for (const wanted of ["license:llama3.1", "de", "en", "safetensors", "conversational"]) {
+      assert.ok(tags.includes(wanted), `${wanted} among ${JSON.stringify(tags)}`);
+    }
+    for (const [i, tag] of tags.entries()) {
+      const carrying = byDownloads(models.filter((m) => m.filters.has(tag)));
+      assert.ok(carrying.some((m) => m.id === CHAT_MODEL), `${tag}: the page's own model carries it`);
+      const { page } = await openIndex(context, links[i].replace(/^\//, ""));
+      await waitForStatus(page, statusText(carrying.length));
+      assert.deepEqual(await resultIds(page), ids(carrying.slice(0, manifest.page_size)), tag);
+      // The whole set, by name, page after page, for the smaller ones.
+      if (carrying.length <= 3 * manifest.page_size) {
+        const seen = [];
+        for (let n = 1; n <= Math.ceil(carrying.length / manifest.page_size); n += 1) {
+          const { page: byNamePage } = await openIndex(context, `${links[i].replace(/^\//, "")}&sort=name&page=${n}`);
+          await waitForStatus(byNamePage, `${statusText(carrying.length).replace(/page 1 of/, `page ${n} of`)}`);
+          seen.push(...(await resultIds(byNamePage)));
+          await byNamePage.close();
+        }
+        assert.deepEqual(seen, ids(byName(carrying)), tag);
+      }
+      await page.close();
+    }
+    await context.close();
+  });
+
+  test("a tag filter combines with a query and a task, and can be left", async () => {
+    const context = await harness.newContext();
+    const tag = "en";
+    const want = byDownloads(models.filter((m) => m.filters.has(tag) && matches(m, "bert") && m.task === "token-classification"));
+    assert.ok(want.length >= 2, "the corpus has such models");
+    const { page } = await openIndex(context, `?tag=${tag}&q=bert&task=token-classification`);
+    await waitForStatus(page, statusText(want.length));
+    assert.deepEqual(await resultIds(page), ids(want.slice(0, manifest.page_size)));
+    await page.getByRole("button", { name: "Show every tag" }).click();
+    const untagged = shownFor("bert").filter((m) => m.task === "token-classification");
+    await waitForStatus(page, statusText(untagged.length));
+    assert.equal(new URL(page.url()).searchParams.get("tag"), null);
+    await context.close();
+  });
+
+  test("the home page and a query's page do not shift as the search replaces the listing (CLS at most 0.05)", async () => {
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    for (const query of ["", "?q=llama", "?tag=en"]) {
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      await page.goto(`${harness.origin}/${query}`);
+      await page.waitForSelector(".search-results");
+      // Figures and late rows settle; then whatever shifted has been recorded.
+      await page.waitForTimeout(600);
+      const cls = await page.evaluate(() => window.__shifts.reduce((sum, value) => sum + value, 0));
+      assert.ok(cls <= 0.05, `${query || "/"}: cumulative layout shift ${cls.toFixed(3)}`);
+      await page.close();
+    }
     await context.close();
   });
 });

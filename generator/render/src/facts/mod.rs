@@ -30,7 +30,7 @@ pub use license::LicenseView;
 pub use numbers::{compact, counted, day_of, popularity_class, popularity_label};
 pub(crate) use numbers::{binary_bytes_text, bytes_text, params_text};
 pub use spaces::SpacesView;
-pub use tags::TagGroup;
+pub use tags::{filter_tags, tag_file_name, TagGroup};
 
 /// File rows on the model page; more go to the files page (`<id>/files/`).
 pub const FILES_ON_PAGE: usize = 50;

@@ -16,10 +16,13 @@
 //! is "mit" under License), and the card's own license, languages and
 //! datasets join their groups, so no tag is shown twice.
 //!
-//! Links: the search island reads `q`, `task` and `library` from the index's
-//! query string, so a task links `?task=`, a library `?library=` and any
-//! other tag `?q=` with the tag as the record writes it (the search matches
-//! a model's tags word by word). Papers (`arxiv:<id>`) link arXiv instead.
+//! Links: the search island reads `q`, `task`, `library` and `tag` from the
+//! index's query string, so a task links `?task=`, the record's library
+//! `?library=` and any other tag `?tag=` with the tag as the record writes it
+//! (`license:llama3.1`, `de`, `dataset:org/name`, `onnx`): a filter, which
+//! lists exactly the models whose [`filter_tags`] hold it, not a word search.
+//! Papers (`arxiv:<id>`) link arXiv instead. A tag too long for a file name
+//! of its own ([`tag_file_name`]) is searched for as words (`?q=`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
@@ -107,6 +110,70 @@ fn is_language(tag: &str, card_languages: &[String]) -> bool {
     LANGUAGE_CODES.binary_search(&tag).is_ok() || card_languages.iter().any(|l| l == tag)
 }
 
+/// Most tags a model is listed under as filters: a record with thousands of
+/// tags weighs no more on the listings than one with a few hundred.
+pub const MAX_FILTER_TAGS: usize = 200;
+
+/// Longest file name a tag's listing gets (file systems allow 255 bytes).
+const MAX_TAG_FILE_NAME: usize = 200;
+
+/// The folder name of a tag's listing (`search/tag/<name>/`): lowercase
+/// letters, digits, `-` and `_` as they are, every other byte as `~` and two
+/// hex digits (`license:llama3.1` is `license~3allama3~2e1`), so names are
+/// safe on any file system, case-insensitive ones included, and in a URL.
+/// None when the name would be too long. The island's twin is
+/// `tagFileName` in `site-src/islands/search-data.ts`; the browser tests
+/// follow a model page's tag links through it to their listings.
+pub fn tag_file_name(tag: &str) -> Option<String> {
+    let mut name = String::with_capacity(tag.len());
+    for byte in tag.bytes() {
+        if byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-' || byte == b'_' {
+            name.push(byte as char);
+        } else {
+            name.push_str(&format!("~{byte:02x}"));
+        }
+        if name.len() > MAX_TAG_FILE_NAME {
+            return None;
+        }
+    }
+    (!name.is_empty()).then_some(name)
+}
+
+/// Whether `tag` is shown at all: not one of the Hub's own, no control
+/// characters other than white space, not empty, not too long.
+fn is_shown(tag: &str) -> bool {
+    !tag.is_empty() && tag.len() <= MAX_TAG_LEN && !is_internal(tag) && !tag.chars().any(|c| c.is_control() && !c.is_whitespace())
+}
+
+/// The tags a model is listed under as filters, each once, in the order
+/// its page meets them: the card's licenses (`license:<id>`), languages and
+/// datasets (`dataset:<id>`), then the record's tags and the card's, but
+/// papers (they link arXiv), tags with a line break and tags too long for
+/// a file name; at most
+/// [`MAX_FILTER_TAGS`]. A page links `?tag=` only for these, so every such
+/// link lists its own model.
+pub fn filter_tags(tags: &[String], meta: &CardMeta) -> Vec<String> {
+    let from_card = meta
+        .license
+        .iter()
+        .map(|l| format!("license:{l}"))
+        .chain(meta.language.iter().cloned())
+        .chain(meta.datasets.iter().map(|d| format!("dataset:{d}")));
+    let mut found: Vec<String> = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for tag in from_card.chain(tags.iter().chain(&meta.tags).cloned()) {
+        if found.len() == MAX_FILTER_TAGS {
+            break;
+        }
+        // A line break is no part of a stored list of tags (`TagList`).
+        let filterable = is_shown(&tag) && !tag.contains('\n') && arxiv_id(&tag).is_none() && tag_file_name(&tag).is_some();
+        if filterable && seen.insert(tag.clone()) {
+            found.push(tag);
+        }
+    }
+    found
+}
+
 /// `arxiv:<id>` with an id of digits, dots, letters, `/` and `-` only.
 fn arxiv_id(tag: &str) -> Option<&str> {
     let id = tag.strip_prefix("arxiv:")?;
@@ -124,6 +191,10 @@ pub fn tag_groups(input: &TagInput<'_>) -> Vec<TagGroup> {
     let empty = Vec::new();
     let card_languages = input.meta.map_or(&empty, |m| &m.language);
     let search = |name: &str, value: &str| search_url(input.index_url, name, value);
+    let filters: BTreeSet<String> = filter_tags(input.tags, input.meta.unwrap_or(&CardMeta::default())).into_iter().collect();
+    // A tag's link: its filter, or for a tag that is none (too long, or
+    // past the model's last filter) a search for its words.
+    let tag_link = |tag: &str| if filters.contains(tag) { search("tag", tag) } else { search("q", tag) };
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut groups: Vec<TagGroup> = [
         ("task", "Task"),
@@ -155,13 +226,15 @@ pub fn tag_groups(input: &TagInput<'_>) -> Vec<TagGroup> {
     }
     if let Some(meta) = input.meta {
         for license in &meta.license {
-            add(&mut groups, 3, format!("license:{license}"), license, search("q", &format!("license:{license}")));
+            let tag = format!("license:{license}");
+            add(&mut groups, 3, tag.clone(), license, tag_link(&tag));
         }
         for language in &meta.language {
-            add(&mut groups, 2, language.clone(), language, search("q", language));
+            add(&mut groups, 2, language.clone(), language, tag_link(language));
         }
         for dataset in &meta.datasets {
-            add(&mut groups, 4, format!("dataset:{dataset}"), dataset, search("q", &format!("dataset:{dataset}")));
+            let tag = format!("dataset:{dataset}");
+            add(&mut groups, 4, tag.clone(), dataset, tag_link(&tag));
         }
     }
     // The card's own tags follow the record's (Hub records repeat them;
@@ -171,21 +244,21 @@ pub fn tag_groups(input: &TagInput<'_>) -> Vec<TagGroup> {
         let tag = tag.as_str();
         // Text is escaped by the templates; control characters other than
         // white space are not text at all.
-        if is_internal(tag) || tag.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+        if !is_shown(tag) {
             continue;
         }
         if let Some(license) = tag.strip_prefix("license:") {
-            add(&mut groups, 3, tag.to_owned(), license, search("q", tag));
+            add(&mut groups, 3, tag.to_owned(), license, tag_link(tag));
         } else if let Some(dataset) = tag.strip_prefix("dataset:") {
-            add(&mut groups, 4, tag.to_owned(), dataset, search("q", tag));
+            add(&mut groups, 4, tag.to_owned(), dataset, tag_link(tag));
         } else if let Some(id) = arxiv_id(tag) {
             add(&mut groups, 5, tag.to_owned(), &format!("arXiv:{id}"), format!("https://arxiv.org/abs/{id}"));
         } else if let Some(label) = library_label(tag) {
-            add(&mut groups, 1, library_key(label), label, search("q", tag));
+            add(&mut groups, 1, library_key(label), label, tag_link(tag));
         } else if is_language(tag, card_languages) {
-            add(&mut groups, 2, tag.to_owned(), tag, search("q", tag));
+            add(&mut groups, 2, tag.to_owned(), tag, tag_link(tag));
         } else {
-            add(&mut groups, 6, tag.to_owned(), tag, search("q", tag));
+            add(&mut groups, 6, tag.to_owned(), tag, tag_link(tag));
         }
     }
     groups.retain(|g| !g.tags.is_empty());
@@ -241,9 +314,36 @@ mod tests {
         };
         assert_eq!(url("task", "Text Generation"), "/hub/?task=text%2Dgeneration");
         assert_eq!(url("library", "Transformers"), "/hub/?library=transformers");
-        assert_eq!(url("license", "llama3.1"), "/hub/?q=license%3Allama3%2E1");
+        assert_eq!(url("license", "llama3.1"), "/hub/?tag=license%3Allama3%2E1");
+        assert_eq!(url("language", "de"), "/hub/?tag=de", "a language is a filter, not a word search");
+        assert_eq!(url("language", "fra"), "/hub/?tag=fra");
+        assert_eq!(url("dataset", "HuggingFaceH4/ultrachat_200k"), "/hub/?tag=dataset%3AHuggingFaceH4%2Fultrachat%5F200k");
         assert_eq!(url("paper", "arXiv:2407.21783"), "https://arxiv.org/abs/2407.21783");
-        assert_eq!(url("other", "llama"), "/hub/?q=llama");
+        assert_eq!(url("other", "llama"), "/hub/?tag=llama");
+        // Every filter link is one of the model's filter tags.
+        let filters = filter_tags(&tags, &meta);
+        for tag in groups.iter().flat_map(|g| &g.tags).filter_map(|t| t.url.strip_prefix("/hub/?tag=")) {
+            let tag = percent_encoding::percent_decode_str(tag).decode_utf8().unwrap();
+            assert!(filters.iter().any(|f| *f == tag), "{tag} is a filter of the model");
+        }
+        assert_eq!(
+            filters,
+            ["license:llama3.1", "en", "fra", "transformers", "safetensors", "llama", "text-generation", "conversational", "de", "dataset:HuggingFaceH4/ultrachat_200k"]
+        );
+    }
+
+    #[test]
+    fn tag_file_names_are_safe_and_bounded() {
+        assert_eq!(tag_file_name("license:llama3.1").as_deref(), Some("license~3allama3~2e1"));
+        assert_eq!(tag_file_name("Org/Data_set").as_deref(), Some("~4frg~2f~44ata_set"));
+        assert_eq!(tag_file_name(".."), Some("~2e~2e".to_owned()));
+        assert_eq!(tag_file_name(""), None);
+        assert_eq!(tag_file_name(&"x".repeat(MAX_TAG_FILE_NAME + 1)), None);
+        // A tag too long for a file is searched for by its words.
+        let long = "y".repeat(MAX_TAG_FILE_NAME + 1);
+        let groups = tag_groups(&TagInput { tags: &[long.clone(), "ok".into()], task: None, library: None, meta: None, index_url: "/" });
+        let urls: Vec<&str> = groups[0].tags.iter().map(|t| t.url.as_str()).collect();
+        assert_eq!(urls, [format!("/?q={long}").as_str(), "/?tag=ok"]);
     }
 
     #[test]
@@ -262,7 +362,7 @@ mod tests {
             ]
         );
         let tf = groups[0].tags.iter().find(|t| t.label == "TensorFlow").unwrap();
-        assert_eq!(tf.url, "/?q=tf", "the link searches the tag as the record writes it");
+        assert_eq!(tf.url, "/?tag=tf", "the link filters by the tag as the record writes it");
     }
 
     #[test]

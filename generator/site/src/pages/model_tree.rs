@@ -235,6 +235,7 @@ mod tests {
                 tags: Default::default(),
                 created: None,
                 updated: None,
+                filters: Default::default(),
         };
         Box::new(ModelEntry::new(row, [0; 32], summary, Vec::new()))
     }

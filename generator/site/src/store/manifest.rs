@@ -30,9 +30,10 @@ pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, S
 use crate::store::output::sibling;
 use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
-/// Version 11: listing rows keep the record's `createdAt` and
-/// `lastModified`, which the change feeds show.
-const VERSION: u32 = 11;
+/// Version 12: listing rows keep the record's `createdAt` and
+/// `lastModified`, which the change feeds show, and the model's filter
+/// tags, which the search's tag listings list it under.
+const VERSION: u32 = 12;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;
@@ -417,6 +418,7 @@ mod tests {
                 tags: ["a", "b é"].into_iter().collect(),
                 created: Some(i as i64),
                 updated: None,
+                filters: ["license:mit", "en"].into_iter().collect(),
         };
         ModelEntry::new(row, [i as u8; 32], summary, vec![format!("ns/m{i}/index.html"), format!("api/models/ns/m{i}.json")])
     }

@@ -268,14 +268,23 @@ impl FeedScope<'_> {
 /// The stats file of the models of `namespace`, relative to the site root
 /// (see `stats`): a hash of the name, so that a page finds it from its id.
 pub fn stats_path(namespace: &str, files: usize) -> String {
+    format!("stats/{}.json", namespace_bucket(namespace, files))
+}
+
+/// The number of the stats file of `namespace`, out of `files`.
+fn namespace_bucket(namespace: &str, files: usize) -> usize {
     let hash = blake3::Hasher::new().update(b"stats\0").update(namespace.as_bytes()).finalize();
-    let bucket = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 of 32 bytes")) % files.max(1) as u64;
-    format!("stats/{bucket}.json")
+    (u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 of 32 bytes")) % files.max(1) as u64) as usize
+}
+
+/// The number of the stats file of the model `id` (`stats/<n>.json`).
+pub fn stats_bucket(id: &str, files: usize) -> usize {
+    namespace_bucket(id.split_once('/').map_or(id, |(ns, _)| ns), files)
 }
 
 /// The stats file of the model `id`.
 pub fn model_stats_path(id: &str, files: usize) -> String {
-    stats_path(id.split_once('/').map_or(id, |(ns, _)| ns), files)
+    format!("stats/{}.json", stats_bucket(id, files))
 }
 
 #[cfg(test)]

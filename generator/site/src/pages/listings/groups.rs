@@ -1,12 +1,13 @@
 //! What every listing is made from ([`ListingInput`]), and the models
 //! sorted once into every group a listing shows ([`Groups`]): tasks,
-//! libraries, namespaces and task-and-library pairs, each by name; and the
+//! libraries, namespaces, task-and-library pairs and filter tags, each by
+//! name; and the
 //! most downloaded or most liked of a group ([`top_by`]).
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use modelpages_render::{ModelSummary, SiteInfo, Templates};
+use modelpages_render::{ModelSummary, RowLabels, SiteInfo, Templates};
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
@@ -26,6 +27,27 @@ pub struct ListingInput<'a> {
     pub settings: &'a ListingSettings,
     pub tasks: &'a TaskCatalogue,
     pub snippets: &'a SnippetEngine,
+}
+
+impl ListingInput<'_> {
+    /// The names of the tasks and libraries of `rows` (ranks), as a page
+    /// of them shows them.
+    pub fn labels(&self, rows: &[u32]) -> RowLabels {
+        let mut labels = RowLabels::default();
+        for &rank in rows {
+            let model = self.models[rank as usize];
+            if let Some(task) = model.task.as_deref() {
+                let name = self.tasks.tasks().iter().find(|t| t.key == task).map_or(task, |t| t.name.as_str());
+                labels.task.insert(task.to_owned(), name.to_owned());
+            }
+            if let Some(library) = model.library.as_deref() {
+                let libraries = self.snippets.catalogue().libraries();
+                let name = libraries.iter().find(|l| l.key == library).map_or(library, |l| l.pretty_label.as_str());
+                labels.library.insert(library.to_owned(), name.to_owned());
+            }
+        }
+        labels
+    }
 }
 
 /// The order of every listing by name: ids case-folded, then as written
@@ -51,6 +73,9 @@ pub struct Groups<'a> {
     pub pairs: Vec<((usize, usize), Ranks)>,
     /// Every namespace, by name.
     pub namespaces: Vec<(&'a str, Ranks)>,
+    /// Every filter tag (`ModelSummary::filters`) with the models listed
+    /// under it, by tag.
+    pub tags: Vec<(&'a str, Ranks)>,
 }
 
 impl<'a> Groups<'a> {
@@ -64,8 +89,12 @@ impl<'a> Groups<'a> {
         let mut by_library: Vec<Ranks> = vec![Vec::new(); libraries.len()];
         let mut by_pair: HashMap<(usize, usize), Ranks> = HashMap::new();
         let mut namespaces: Vec<(&'a str, Ranks)> = Vec::new();
+        let mut by_tag: HashMap<&'a str, Ranks> = HashMap::new();
         for (rank, summary) in models.iter().enumerate() {
             let rank = rank as u32;
+            for tag in summary.filters.iter() {
+                by_tag.entry(tag).or_default().push(rank);
+            }
             let task = summary.task.as_deref().and_then(|t| task_index.get(t).copied());
             let library = summary.library.as_deref().and_then(|l| library_index.get(l).copied());
             if let Some(t) = task {
@@ -96,7 +125,9 @@ impl<'a> Groups<'a> {
         let mut pairs: Vec<((usize, usize), Ranks)> =
             by_pair.into_iter().map(|((t, l), ranks)| ((task_position[t], l), ranks)).collect();
         pairs.sort_unstable_by_key(|(pair, _)| *pair);
-        Groups { rows, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces }
+        let mut tags: Vec<(&'a str, Ranks)> = by_tag.into_iter().collect();
+        tags.par_sort_unstable_by_key(|(tag, _)| *tag);
+        Groups { rows, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags }
     }
 
     /// The key of a run of models as a page by name shows them.

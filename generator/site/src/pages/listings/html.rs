@@ -81,8 +81,9 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     groups.ranked_key(&mut key, models, &top);
     let feed = FeedScope::Site.link(&site.base_path, &site.title);
     files.push(ListingFile::lazy("index.html".into(), key.finish(), move || {
+        let labels = input.labels(&top);
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
-        Ok(render_index_page(templates, site, &top, models.len(), &feed)?.into_bytes())
+        Ok(render_index_page(templates, site, &top, &labels, models.len(), &feed)?.into_bytes())
     }));
 
     let tasks: Vec<TaskListing> = groups
@@ -163,6 +164,7 @@ fn ranked_listing<'a>(
     hash_links(&mut key, &front_links);
     let front_subject = subject.clone();
     files.push(ListingFile::lazy(format!("{front}index.html"), key.finish(), move || {
+        let labels = input.labels(&top);
         let top: Vec<&ModelSummary> = top.iter().map(|&r| models[r as usize]).collect();
         let pager = Pager::default();
         let feed = front_subject.feed(input.site);
@@ -175,6 +177,7 @@ fn ranked_listing<'a>(
             part: None,
             stats: None,
             feed: feed.as_ref(),
+            labels: &labels,
         };
         Ok(front_subject.render(input, &page)?.into_bytes())
     }));
@@ -219,6 +222,7 @@ fn model_page<'a>(
     groups.rows_key(&mut key, rows);
     let subject = subject.clone();
     ListingFile::lazy(format!("{}index.html", page.folder), key.finish(), move || {
+        let labels = input.labels(rows);
         let models: Vec<&ModelSummary> = rows.iter().map(|&r| input.models[r as usize]).collect();
         let feed = subject.feed(input.site);
         let listing = ModelListingPage {
@@ -230,6 +234,7 @@ fn model_page<'a>(
             part: page.part.as_deref(),
             stats: stats.as_deref(),
             feed: feed.as_ref(),
+            labels: &labels,
         };
         Ok(subject.render(input, &listing)?.into_bytes())
     })

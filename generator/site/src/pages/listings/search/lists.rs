@@ -1,6 +1,7 @@
 //! The listings the search island pages through when no words are typed,
 //! for the scopes `all`, `task/<key>`, `library/<key>`,
-//! `task-library/<task>/<library>` and `namespace/<name>`.
+//! `task-library/<task>/<library>`, `namespace/<name>` and `tag/<name>`
+//! (a filter tag, named by `tag_file_name`: `tag/license~3amit`).
 //!
 //! By name, every model: `search/<scope>/name/first.json`, then
 //! `search/<scope>/name/from/<id>.json`, cut at content-defined boundaries
@@ -15,10 +16,15 @@
 //!
 //! (`count`, the scope's size, on the first page only, and for a namespace
 //! its stats file, `"stats": "stats/<n>.json"`; `previous` and `next`
-//! relative to the `name/` folder.)
+//! relative to the `name/` folder.) A tag's models come from any namespace,
+//! so its pages name each model's stats file too, `"buckets": [n, ...]`
+//! (`stats/<n>.json`), row by row: they depend on the ids alone. A tag's
+//! first page has no `count` and its pages no `previous`, so that a model
+//! added rewrites one page of each of its tags (two when it starts a page).
 //!
 //! By downloads and by likes, the first `ranked_models` of every scope but
-//! the namespaces': `search/<scope>/<order>/<n>.json`, numbered pages of
+//! the namespaces' and the tags' (the island sorts those, reading their
+//! pages by name and their figures from the stats files): `search/<scope>/<order>/<n>.json`, numbered pages of
 //! `search_page_size`, which change with the downloads (a scope that fits
 //! on one page has only its page by downloads: the island sorts it). A
 //! namespace's models are sorted by the island from its stats file.
@@ -32,11 +38,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use modelpages_render::tag_file_name;
 use serde::Serialize;
 
 use super::shards::StringTable;
 use crate::pages::listings::file::{KeyHasher, ListingFile};
-use crate::pages::listings::folders::{stats_path, PAGE_SPREAD};
+use crate::pages::listings::folders::{stats_bucket, stats_path, PAGE_SPREAD};
 use crate::pages::listings::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::listings::keyed::{pages, Cut};
 
@@ -50,6 +57,8 @@ struct NameDoc<'a> {
     next: Option<String>,
     strings: Vec<Cow<'a, str>>,
     models: Vec<(&'a str, i64, i64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    buckets: Option<Vec<usize>>,
 }
 
 #[derive(Serialize)]
@@ -62,25 +71,40 @@ struct RankedDoc<'a> {
 
 /// The files of every listing.
 pub fn list_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, all: &'a [u32]) -> Vec<ListingFile<'a>> {
-    // Each scope, and for a namespace its stats file (it has no ranked pages).
-    let mut scopes: Vec<(String, &'a [u32], Option<String>)> = vec![("all".to_owned(), all, None)];
-    scopes.extend(groups.tasks.iter().map(|(t, r)| (format!("task/{}", t.key), r.as_slice(), None)));
-    scopes.extend(groups.libraries.iter().filter(|(_, r)| !r.is_empty()).map(|(l, r)| (format!("library/{}", l.key), r.as_slice(), None)));
-    scopes.extend(groups.pairs.iter().map(|((t, l), r)| {
-        (format!("task-library/{}/{}", groups.tasks[*t].0.key, groups.libraries[*l].0.key), r.as_slice(), None)
-    }));
+    // Each scope, and how the island finds its figures: ranked pages, a
+    // namespace's stats file, or a tag's stats file per model.
+    let ranked = |scope: String, ranks: &'a Vec<u32>| (scope, ranks.as_slice(), Figures::Ranked);
+    let mut scopes: Vec<(String, &'a [u32], Figures)> = vec![("all".to_owned(), all, Figures::Ranked)];
+    scopes.extend(groups.tasks.iter().map(|(t, r)| ranked(format!("task/{}", t.key), r)));
+    scopes.extend(groups.libraries.iter().filter(|(_, r)| !r.is_empty()).map(|(l, r)| ranked(format!("library/{}", l.key), r)));
     scopes.extend(
-        groups.namespaces.iter().map(|(ns, r)| (format!("namespace/{ns}"), r.as_slice(), Some(stats_path(ns, input.settings.stats_files)))),
+        groups.pairs.iter().map(|((t, l), r)| ranked(format!("task-library/{}/{}", groups.tasks[*t].0.key, groups.libraries[*l].0.key), r)),
     );
+    scopes.extend(groups.namespaces.iter().map(|(ns, r)| {
+        (format!("namespace/{ns}"), r.as_slice(), Figures::Namespace(stats_path(ns, input.settings.stats_files)))
+    }));
+    // `filters` only holds tags that have a file name.
+    scopes.extend(groups.tags.iter().filter_map(|(tag, r)| Some((format!("tag/{}", tag_file_name(tag)?), r.as_slice(), Figures::PerModel))));
     let mut files = Vec::new();
-    for (scope, ranks, stats) in scopes {
-        let ranked = stats.is_none();
-        name_pages(input, groups, &scope, ranks, stats, &mut files);
-        if ranked {
+    for (scope, ranks, figures) in scopes {
+        let is_ranked = matches!(figures, Figures::Ranked);
+        name_pages(input, groups, &scope, ranks, figures, &mut files);
+        if is_ranked {
             ranked_pages(input, groups, &scope, ranks, &mut files);
         }
     }
     files
+}
+
+/// Where the island finds the figures of a scope's models.
+#[derive(Clone)]
+enum Figures {
+    /// In the scope's ranked pages.
+    Ranked,
+    /// In the namespace's stats file, named on its first page.
+    Namespace(String),
+    /// In each model's stats file, named row by row.
+    PerModel,
 }
 
 /// A scope's pages by name.
@@ -89,24 +113,36 @@ fn name_pages<'a>(
     groups: &'a Groups<'a>,
     scope: &str,
     ranks: &'a [u32],
-    stats: Option<String>,
+    figures: Figures,
     files: &mut Vec<ListingFile<'a>>,
 ) {
+    let per_model = matches!(figures, Figures::PerModel);
+    let stats = match figures {
+        Figures::Namespace(path) => Some(path),
+        _ => None,
+    };
+    let stats_files = input.settings.stats_files;
     let models = input.models;
     let id = |i: usize| models[ranks[i] as usize].id.as_str();
     let runs = pages(ranks.len(), id, &Cut::around(input.settings.search_page_size, PAGE_SPREAD));
     let name = |run: usize| if run == 0 { "first.json".to_owned() } else { format!("from/{}.json", id(runs[run].start)) };
     for (n, run) in runs.iter().enumerate() {
         let rows = &ranks[run.clone()];
-        let count = (n == 0).then_some(ranks.len());
+        // A tag's count would rewrite its first page on every add and
+        // removal; the island counts the pages it reads instead.
+        let count = (n == 0 && !per_model).then_some(ranks.len());
         let stats = stats.clone().filter(|_| n == 0);
-        let previous = (n > 0).then(|| name(n - 1));
+        // The island reads a tag's pages from the first on, so they name
+        // no previous page: a page cut in two by a model added rewrites
+        // the page before it and the new one, not the page after too.
+        let previous = (n > 0 && !per_model).then(|| name(n - 1));
         let next = (n + 1 < runs.len()).then(|| name(n + 1));
-        let mut key = KeyHasher::new("search names");
-        key.opt_num(count.map(|c| c as u64)).opt_str(stats.as_deref()).opt_str(previous.as_deref()).opt_str(next.as_deref());
+        let mut key = KeyHasher::new(if per_model { "search names with buckets" } else { "search names" });
+        key.num(stats_files as u64).opt_num(count.map(|c| c as u64)).opt_str(stats.as_deref()).opt_str(previous.as_deref()).opt_str(next.as_deref());
         groups.rows_key(&mut key, rows);
         files.push(ListingFile::lazy(format!("search/{scope}/name/{}", name(n)), key.finish(), move || {
             let mut table = StringTable::default();
+            let buckets = per_model.then(|| rows.iter().map(|&r| stats_bucket(&models[r as usize].id, stats_files)).collect());
             let models = rows
                 .iter()
                 .map(|&r| {
@@ -114,7 +150,8 @@ fn name_pages<'a>(
                     (m.id.as_str(), table.index(m.task.as_deref()), table.index(m.library.as_deref()))
                 })
                 .collect();
-            let doc = NameDoc { count, stats: stats.clone(), previous: previous.clone(), next: next.clone(), strings: table.strings, models };
+            let doc =
+                NameDoc { count, stats: stats.clone(), previous: previous.clone(), next: next.clone(), strings: table.strings, models, buckets };
             Ok(serde_json::to_vec(&doc).expect("listings serialise"))
         }));
     }
