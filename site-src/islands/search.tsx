@@ -1,8 +1,9 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { SORT_KEYS, SearchData, scopePath, tagFileName, tagScope } from "./search-data";
-import type { Facet, Manifest, Model, NamePage, SortKey } from "./search-data";
+import type { Facet, FacetValues, Manifest, Model, NamePage, SortKey } from "./search-data";
+import { SCAN_BYTES, browsesFacets, chooseBase, namedFound, rankedFound } from "./search-facets";
 import { StatsReader } from "./stats";
-import { facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
+import { FACET_FILTERS, facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
 import type { FacetCounts, Filters, TextResults } from "./search-results";
 import { queryWords, words } from "./search-words";
 
@@ -14,6 +15,7 @@ const SCOPE_PAGES = 20;
 const SORT_LABELS: Readonly<Record<SortKey, string>> = {
   downloads: "Most downloads",
   likes: "Most likes",
+  updated: "Recently updated",
   name: "Name",
 };
 
@@ -41,6 +43,12 @@ function filtersFromUrl(): Filters {
     library: params.get("library") ?? "",
     namespace: params.get("namespace") ?? "",
     tag: params.get("tag") ?? "",
+    language: params.get("language") ?? "",
+    license: params.get("license") ?? "",
+    provider: params.get("provider") ?? "",
+    params: params.get("params") ?? "",
+    fits: params.get("fits") ?? "",
+    scan: 1,
     sort: isSortKey(sort) ? sort : "downloads",
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
     from: PAGE_ID.test(from) && !from.includes("..") ? from : "",
@@ -73,6 +81,11 @@ function filtersToUrl(filters: Filters): void {
   set("library", filters.library, "");
   set("namespace", filters.namespace, "");
   set("tag", filters.tag, "");
+  set("language", filters.language, "");
+  set("license", filters.license, "");
+  set("provider", filters.provider, "");
+  set("params", filters.params, "");
+  set("fits", filters.fits, "");
   set("sort", filters.sort, "downloads");
   set("page", String(filters.page + 1), "1");
   set("from", filters.from, "");
@@ -102,9 +115,16 @@ interface View {
   counts: FacetCounts | null;
   /** Browsing by name: the pages before and after this one, by their first model. */
   byName: { previous: string | null; next: string | null; first: string } | null;
+  /** Facet filters by name: whether reading further may find more matches; the status then says "at least". */
+  partial?: { further: boolean };
+  /** A ranked list of some of the matches: the list of all of them by name is offered. */
+  allByName?: boolean;
 }
 
-type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData };
+type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData; values: FacetValues };
+
+/** Facet values when `search/facets.json` cannot be read: the facet filters then match nothing they cannot check. */
+const NO_VALUES: FacetValues = { paramBounds: [], memorySizes: [], language: [], license: [], provider: [], params: new Map(), fits: new Map() };
 
 export interface ModelSearchProps {
   /** Site base path; the search files are under base + "search/", model pages at base + id + "/". */
@@ -120,7 +140,12 @@ export function ModelSearch({ base, fallback }: ModelSearchProps) {
   useEffect(() => {
     const controller = new AbortController();
     SearchData.load(base, controller.signal).then(
-      (data) => setState({ status: "ready", data }),
+      async (data) => {
+        const values = await data.facetValues().catch(() => NO_VALUES);
+        if (!controller.signal.aborted) {
+          setState({ status: "ready", data, values });
+        }
+      },
       () => {
         if (!controller.signal.aborted) {
           setState({ status: "failed" });
@@ -166,7 +191,7 @@ export function ModelSearch({ base, fallback }: ModelSearchProps) {
       </p>
     );
   }
-  return <SearchPanel data={state.data} />;
+  return <SearchPanel data={state.data} values={state.values} />;
 }
 
 /** How many models a listing without a query holds, from the manifest. */
@@ -259,10 +284,65 @@ function textNote(manifest: Manifest, found: TextResults): string | null {
     : "Only the most downloaded models for each word are searched. Add a less common word to find the rest.";
 }
 
-/** One page of the results for `filters`, fetching what it needs. */
-async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters): Promise<View> {
+/** Results with facet filters or by recency, without a query, tag or namespace (see search-facets.ts). */
+async function facetResults(data: SearchData, values: FacetValues, filters: Filters): Promise<View> {
   const { manifest } = data;
   const size = manifest.pageSize;
+  const sizes = values.memorySizes;
+  const scopeLabel = [labelOf(manifest.tasks, filters.task), labelOf(manifest.libraries, filters.library)].filter((v) => v !== "").join(" and ");
+  const base = chooseBase(filters, values, scopeCount(manifest, filters), scopeLabel || "all models");
+  const empty = { filters, rows: [], total: 0, pages: 1, note: null, counts: null, byName: null };
+  if (base.parts.length === 0) {
+    return empty;
+  }
+  if (filters.sort === "name") {
+    const want = (filters.page + 1) * size + 1;
+    const found = await namedFound(data, base, filters, want, SCAN_BYTES * filters.scan, sizes);
+    const shown = Math.min(found.models.length, (filters.page + 1) * size);
+    const pages = Math.max(1, Math.ceil(found.models.length / size));
+    const page = Math.min(filters.page, pages - 1);
+    const budgetSpent = !found.complete && found.models.length < want;
+    const note = budgetSpent
+      ? `Read ${plural(found.read, "model", "models")} of ${base.label} by name (of ${numberFormat.format(base.count)}); ${plural(found.models.length, "matches", "match")} so far.`
+      : null;
+    return {
+      filters,
+      rows: found.models.slice(page * size, Math.min(shown, (page + 1) * size)),
+      total: found.models.length,
+      pages,
+      note,
+      counts: null,
+      byName: null,
+      partial: found.complete ? undefined : { further: budgetSpent },
+    };
+  }
+  const found = await rankedFound(data, base, filters, filters.sort, sizes);
+  const pages = Math.max(1, Math.ceil(found.models.length / size));
+  const page = Math.min(filters.page, pages - 1);
+  const order = filters.sort === "updated" ? "most recently updated" : filters.sort === "likes" ? "most liked" : "most downloaded";
+  const note = found.complete
+    ? null
+    : `The matches among the ${plural(found.read, "model", "models")} ${order} of ${base.label} (${numberFormat.format(base.count)} in all) are listed; others may match.`;
+  return {
+    filters,
+    rows: found.models.slice(page * size, (page + 1) * size),
+    total: found.models.length,
+    pages,
+    note,
+    counts: null,
+    byName: null,
+    allByName: !found.complete,
+  };
+}
+
+/** One page of the results for `filters`, fetching what it needs. */
+async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters, values: FacetValues): Promise<View> {
+  const { manifest } = data;
+  const size = manifest.pageSize;
+  const sizes = values.memorySizes;
+  if (browsesFacets(filters)) {
+    return facetResults(data, values, filters);
+  }
   const paged = (all: Model[], note: string | null, counts: FacetCounts | null): View => {
     const pages = Math.max(1, Math.ceil(all.length / size));
     const page = Math.min(filters.page, pages - 1);
@@ -292,13 +372,13 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
         notes.push(note);
       }
     }
-    const shown = sortModels(pool.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, notes.length > 0 ? notes.join(" ") : null, facetCounts(pool, filters));
+    const shown = sortModels(pool.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, notes.length > 0 ? notes.join(" ") : null, facetCounts(pool, filters, sizes));
   }
   if (terms.length > 0) {
     const found = await textSearch(data, terms);
-    const shown = sortModels(found.hits.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, textNote(manifest, found), facetCounts(found.hits, filters));
+    const shown = sortModels(found.hits.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, textNote(manifest, found), facetCounts(found.hits, filters, sizes));
   }
   if (filters.namespace !== "") {
     // A namespace's listing is read whole (up to its first pages) and
@@ -306,8 +386,8 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
     // most namespaces hold a few models.
     const { models, more } = await scopeModels(data, stats, scopePath("", "", filters.namespace));
     const note = more ? `Only the first ${numberFormat.format(models.length)} models of ${filters.namespace} by name are listed.` : null;
-    const shown = sortModels(models.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, note, facetCounts(models, filters));
+    const shown = sortModels(models.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, note, facetCounts(models, filters, sizes));
   }
   const scope = scopePath(filters.task, filters.library, filters.namespace);
   const count = scopeCount(manifest, filters);
@@ -346,7 +426,7 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
   return { filters, rows: current.models, total: count, pages, note, counts: null, byName: null };
 }
 
-function SearchPanel({ data }: { data: SearchData }) {
+function SearchPanel({ data, values }: { data: SearchData; values: FacetValues }) {
   const { manifest } = data;
   const [filters, setFilters] = useState<Filters>(filtersFromUrl);
   const [input, setInput] = useState<string>(filters.query);
@@ -371,7 +451,7 @@ function SearchPanel({ data }: { data: SearchData }) {
 
   useEffect(() => {
     let current = true;
-    resultsFor(data, stats, filters).then(
+    resultsFor(data, stats, filters, values).then(
       (next) => {
         if (current) {
           setView(next);
@@ -387,7 +467,7 @@ function SearchPanel({ data }: { data: SearchData }) {
     return () => {
       current = false;
     };
-  }, [data, stats, filters]);
+  }, [data, stats, filters, values]);
 
   const onType = (value: string): void => {
     setInput(value);
@@ -406,7 +486,7 @@ function SearchPanel({ data }: { data: SearchData }) {
   const taskOptions = useMemo(() => sortedFacets(manifest.tasks), [manifest]);
   const libraryOptions = useMemo(() => sortedFacets(manifest.libraries), [manifest]);
 
-  const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, from: "", ...change }));
+  const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, from: "", scan: 1, ...change }));
   const scrollToList = (): void => {
     const top = listTop.current;
     if (top !== null && top.getBoundingClientRect().top < 0) {
@@ -485,6 +565,7 @@ function SearchPanel({ data }: { data: SearchData }) {
             ))}
           </select>
         </div>
+        <FacetFilters ids={ids} values={values} filters={filters} update={update} />
       </div>
       {filters.namespace !== "" ? (
         <p className="search-scope">
@@ -510,9 +591,30 @@ function SearchPanel({ data }: { data: SearchData }) {
               ? "Searching…"
               : view.byName !== null
                 ? `${plural(view.total, "model", "models")} by name${view.byName.first !== "" ? `, from ${view.byName.first}` : ""}`
-                : `${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
+                : `${view.partial ? "At least " : ""}${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
         </p>
-        {view?.note ? <p className="search-note">{view.note}</p> : null}
+        {view?.note ? (
+          <p className="search-note">
+            {view.note}
+            {view.partial?.further || view.allByName ? " " : null}
+            {view.partial?.further ? (
+              <button type="button" className="page-button" onClick={() => setFilters((previous) => ({ ...previous, scan: previous.scan + 1 }))}>
+                Read further
+              </button>
+            ) : null}
+            {view.allByName ? (
+              <a
+                href={byNameHref()}
+                onClick={(event) => {
+                  event.preventDefault();
+                  update({ sort: "name" });
+                }}
+              >
+                See every match by name
+              </a>
+            ) : null}
+          </p>
+        ) : null}
       </div>
       {view === null ? null : view.rows.length === 0 ? (
         <p className="empty">No model matches these filters.</p>
@@ -528,6 +630,7 @@ function SearchPanel({ data }: { data: SearchData }) {
                 {model.library !== null ? <span>{labelOf(manifest.libraries, model.library)}</span> : null}
                 {model.downloads !== null ? <span>{plural(model.downloads, "download", "downloads")}</span> : null}
                 {model.likes !== null ? <span>{plural(model.likes, "like", "likes")}</span> : null}
+                {filters.sort === "updated" && model.facets.updated !== null ? <span>updated {dayText(model.facets.updated)}</span> : null}
               </span>
             </li>
           ))}
@@ -545,6 +648,103 @@ function SearchPanel({ data }: { data: SearchData }) {
         </nav>
       ) : null}
     </div>
+  );
+}
+
+/** The address of the current search sorted by name. */
+function byNameHref(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.set("sort", "name");
+  url.searchParams.delete("page");
+  return url.href;
+}
+
+/** A day since 1970-01-01 as YYYY-MM-DD. */
+function dayText(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Parameters as the Hub writes a size: 500M, 1B, 12B. */
+function paramsText(n: number): string {
+  return n >= 1e9 ? `${numberFormat.format(n / 1e9)}B` : `${numberFormat.format(n / 1e6)}M`;
+}
+
+/** The language, licence, provider, parameter and memory filters. */
+function FacetFilters({
+  ids,
+  values,
+  filters,
+  update,
+}: {
+  ids: string;
+  values: FacetValues;
+  filters: Filters;
+  update: (change: Partial<Filters>) => void;
+}) {
+  // Open where there is room, or when one of them is set: on a phone the
+  // first filters and the results come first.
+  const [open] = useState(() => FACET_FILTERS.some((name) => filters[name] !== "") || window.matchMedia("(min-width: 48rem)").matches);
+  const classes = values.paramBounds.length + 1;
+  const range = /^([0-9]+)-([0-9]+)$/.exec(filters.params);
+  const [low, high] = range === null ? [0, classes - 1] : [Number(range[1]), Number(range[2])];
+  const setRange = (first: number, last: number): void =>
+    update({ params: first === 0 && last === classes - 1 ? "" : `${first}-${last}` });
+  const valueSelect = (kind: "language" | "license" | "provider", label: string, allLabel: string) => (
+    <div className="search-field">
+      <label htmlFor={`${ids}-${kind}`}>{label}</label>
+      <select id={`${ids}-${kind}`} className="search-select" value={filters[kind]} onChange={(event) => update({ [kind]: event.currentTarget.value })}>
+        <option value="">{allLabel}</option>
+        {values[kind].map((entry) => (
+          <option key={entry.value} value={entry.value}>
+            {entry.value} ({numberFormat.format(entry.count)})
+          </option>
+        ))}
+        {filters[kind] !== "" && !values[kind].some((entry) => entry.value === filters[kind]) ? (
+          <option value={filters[kind]}>{filters[kind]}</option>
+        ) : null}
+      </select>
+    </div>
+  );
+  return (
+    <details className="search-more" open={open}>
+      <summary>Language, licence, provider, size and memory</summary>
+      <div className="search-controls">
+      {valueSelect("language", "Language", "All languages")}
+      {valueSelect("license", "Licence", "All licences")}
+      {valueSelect("provider", "Provider", "All providers")}
+      <div className="search-field">
+        <label htmlFor={`${ids}-params-low`}>Parameters from</label>
+        <select id={`${ids}-params-low`} className="search-select" value={low} onChange={(event) => setRange(Number(event.currentTarget.value), Math.max(high, Number(event.currentTarget.value)))}>
+          {Array.from({ length: classes }, (_, c) => (
+            <option key={c} value={c}>
+              {c === 0 ? "Any size" : paramsText(values.paramBounds[c - 1] ?? 0)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="search-field">
+        <label htmlFor={`${ids}-params-high`}>Parameters below</label>
+        <select id={`${ids}-params-high`} className="search-select" value={high} onChange={(event) => setRange(Math.min(low, Number(event.currentTarget.value)), Number(event.currentTarget.value))}>
+          {Array.from({ length: classes }, (_, c) => (
+            <option key={c} value={c}>
+              {c === classes - 1 ? "Any size" : paramsText(values.paramBounds[c] ?? 0)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="search-field">
+        <label htmlFor={`${ids}-fits`}>Fits in</label>
+        <select id={`${ids}-fits`} className="search-select" value={filters.fits} onChange={(event) => update({ fits: event.currentTarget.value })}>
+          <option value="">Any memory</option>
+          {values.memorySizes.map((gb) => (
+            <option key={gb} value={String(gb)}>
+              {gb} GB
+            </option>
+          ))}
+        </select>
+      </div>
+      </div>
+    </details>
   );
 }
 
@@ -572,7 +772,7 @@ function StepButton({ label, onStep }: { label: string; onStep: (() => void) | n
 }
 
 function labelOf(facets: readonly Facet[], key: string): string {
-  return facets.find((facet) => facet.key === key)?.label ?? key;
+  return key === "" ? "" : (facets.find((facet) => facet.key === key)?.label ?? key);
 }
 
 /** Select counts without a query, from the manifest: each given the other filter. */

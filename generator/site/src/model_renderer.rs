@@ -268,6 +268,7 @@ impl<'a> ModelRenderer<'a> {
         if let Some(Err(why)) = chat_prompt.as_ref().map(|p| &p.outcome) {
             notes.push(format!("{}: chat template not rendered: {why}", model.id));
         }
+        let summary = ModelSummary::of(model, self.site, &local.files, memory.as_ref());
         let bases = base_refs(&model.record);
         let tree = tree.block(model.id.as_str(), &bases);
         let page = ModelPage {
@@ -298,7 +299,7 @@ impl<'a> ModelRenderer<'a> {
         files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
         Ok(Ok(RenderedModel {
             files,
-            summary: ModelSummary::of(model, self.site),
+            summary,
             notes,
             card_files,
             hidden: model.record.hidden(),
