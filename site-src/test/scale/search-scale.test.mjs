@@ -199,7 +199,15 @@ describe(`search over a synthetic hub`, () => {
     };
     const [language, second] = common("languages");
     const [license, rare] = [common("licenses")[0], common("licenses").at(-1)];
+    // Two common values that seldom go together: a scan by name reads
+    // the smaller one's pages until its byte budget is spent.
+    const rarePair = common("languages")
+      .slice(0, 6)
+      .flatMap((l) => common("licenses").slice(0, 6).map((c) => ({ language: l, license: c })))
+      .map((pair) => ({ ...pair, both: models.filter((m) => m.facets.languages.includes(pair.language) && m.facets.licenses.includes(pair.license)).length }))
+      .sort((a, b) => a.both - b.both)[0];
     const queries = [
+      { language: rarePair.language, license: rarePair.license, sort: "name" },
       { language, license, task: "text-generation" },
       { language: second, license: rare, sort: "name" },
       { language, license, sort: "updated" },

@@ -419,6 +419,13 @@ mod tests {
                 created: Some(i as i64),
                 updated: None,
                 filters: ["license:mit", "en"].into_iter().collect(),
+                facets: modelpages_render::SearchFacets {
+                    languages: ["en"].into_iter().collect(),
+                    licenses: ["mit"].into_iter().collect(),
+                    params: Some(3),
+                    fits: Some(1),
+                    ..Default::default()
+                },
         };
         ModelEntry::new(row, [i as u8; 32], summary, vec![format!("ns/m{i}/index.html"), format!("api/models/ns/m{i}.json")])
     }

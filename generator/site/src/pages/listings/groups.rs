@@ -302,4 +302,15 @@ mod tests {
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Likes, 10), [1, 3, 2, 0]);
         assert!(top_by(&refs, &[0, 1], Ranking::Likes, 0).is_empty());
     }
+
+    /// By recency: the day of `lastModified`, latest first, then by name;
+    /// the time of day and the downloads do not count, unknown days last.
+    #[test]
+    fn recency_ranks_by_day_then_name() {
+        let day = 86_400;
+        let at = |id: &str, downloads: u64, updated: Option<i64>| ModelSummary { updated, ..summary(id, downloads, 0) };
+        let models = [at("a/a", 1, Some(10 * day + 5)), at("b/b", 9, Some(10 * day + 80_000)), at("c/c", 5, Some(11 * day)), at("d/d", 7, None)];
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Updated, 10), [2, 0, 1, 3]);
+    }
 }
