@@ -22,6 +22,8 @@ import { scopePath, tagFileName } from "./search-data";
 import type { FacetValues, Model, SearchData, SortKey } from "./search-data";
 import { FACET_FILTERS, paramRange, passes, sortModels } from "./search-results";
 import type { Filters } from "./search-results";
+import { numberFormat, plural } from "./search-view";
+import type { View } from "./search-view";
 
 /** Most bytes one step of a scan fetches (past it, at most one page more): with the manifest and the facets file, a cold query stays under 300 KB. */
 export const SCAN_BYTES = 200_000;
@@ -186,4 +188,58 @@ export async function namedFound(data: SearchData, base: Base, filters: Filters,
       }
     }
   }
+}
+
+/** The results of `filters` (see `browsesFacets`) on the listing of `scope` (task, library, both or all), as the panel shows them. */
+export async function facetResults(data: SearchData, values: FacetValues, filters: Filters, scope: { count: number; label: string }): Promise<View> {
+  const { manifest } = data;
+  const size = manifest.pageSize;
+  const sizes = values.memorySizes;
+  const base = chooseBase(filters, values, scope.count, scope.label);
+  const empty = { filters, rows: [], total: 0, pages: 1, note: null, counts: null, byName: null };
+  if (base.parts.length === 0) {
+    return empty;
+  }
+  if (filters.sort === "name") {
+    const want = (filters.page + 1) * size + 1;
+    const found = await namedFound(data, base, filters, want, SCAN_BYTES * filters.scan, sizes);
+    const shown = Math.min(found.models.length, (filters.page + 1) * size);
+    const pages = Math.max(1, Math.ceil(found.models.length / size));
+    const page = Math.min(filters.page, pages - 1);
+    const budgetSpent = !found.complete && found.models.length < want;
+    const note = budgetSpent
+      ? `Read ${plural(found.read, "model", "models")} of ${base.label} by name (of ${numberFormat.format(base.count)}); ${plural(found.models.length, "matches", "match")} so far.`
+      : null;
+    return {
+      filters,
+      rows: found.models.slice(page * size, Math.min(shown, (page + 1) * size)),
+      total: found.models.length,
+      pages,
+      note,
+      counts: null,
+      byName: null,
+      partial: found.complete ? undefined : { further: budgetSpent },
+    };
+  }
+  const found = await rankedFound(data, base, filters, filters.sort, sizes);
+  const pages = Math.max(1, Math.ceil(found.models.length / size));
+  const page = Math.min(filters.page, pages - 1);
+  const order = filters.sort === "updated" ? "most recently updated" : filters.sort === "likes" ? "most liked" : "most downloaded";
+  const filtered = FACET_FILTERS.some((name) => filters[name] !== "");
+  const note = found.complete
+    ? null
+    : filtered
+      ? `The matches among the ${plural(found.read, "model", "models")} ${order} of ${base.label} (${numberFormat.format(base.count)} in all) are listed; others may match.`
+      : `The first ${numberFormat.format(found.read)} of ${plural(base.count, "model", "models")} are listed in this order; sort by name to see them all.`;
+  return {
+    filters,
+    rows: found.models.slice(page * size, (page + 1) * size),
+    // Without a filter every model of the scope matches: its size, as the other orders say.
+    total: filtered ? found.models.length : base.count,
+    pages,
+    note,
+    counts: null,
+    byName: null,
+    allByName: !found.complete && filtered,
+  };
 }

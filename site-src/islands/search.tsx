@@ -1,9 +1,12 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { SORT_KEYS, SearchData, scopePath, tagFileName, tagScope } from "./search-data";
 import type { Facet, FacetValues, Manifest, Model, NamePage, SortKey } from "./search-data";
-import { SCAN_BYTES, browsesFacets, chooseBase, namedFound, rankedFound } from "./search-facets";
+import { browsesFacets, facetResults } from "./search-facets";
+import { FacetFilters } from "./search-facet-filters";
+import { numberFormat, plural } from "./search-view";
+import type { View } from "./search-view";
 import { StatsReader } from "./stats";
-import { FACET_FILTERS, facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
+import { facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
 import type { FacetCounts, Filters, TextResults } from "./search-results";
 import { queryWords, words } from "./search-words";
 
@@ -18,12 +21,6 @@ const SORT_LABELS: Readonly<Record<SortKey, string>> = {
   updated: "Recently updated",
   name: "Name",
 };
-
-const numberFormat = new Intl.NumberFormat("en-US");
-
-function plural(count: number, one: string, many: string): string {
-  return `${numberFormat.format(count)} ${count === 1 ? one : many}`;
-}
 
 function isSortKey(value: string | null): value is SortKey {
   return SORT_KEYS.some((key) => key === value);
@@ -100,25 +97,6 @@ function filtersToUrl(filters: Filters): void {
 
 function modelUrl(base: string, id: string): string {
   return `${base}${id.split("/").map(encodeURIComponent).join("/")}/`;
-}
-
-/** What the island shows for one set of filters. */
-interface View {
-  filters: Filters;
-  /** This page's models. */
-  rows: readonly Model[];
-  total: number;
-  pages: number;
-  /** Why some matches cannot be shown, when some cannot. */
-  note: string | null;
-  /** Counts for the selects; null: the manifest's. */
-  counts: FacetCounts | null;
-  /** Browsing by name: the pages before and after this one, by their first model. */
-  byName: { previous: string | null; next: string | null; first: string } | null;
-  /** Facet filters by name: whether reading further may find more matches; the status then says "at least". */
-  partial?: { further: boolean };
-  /** A ranked list of some of the matches: the list of all of them by name is offered. */
-  allByName?: boolean;
 }
 
 type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData; values: FacetValues };
@@ -284,64 +262,14 @@ function textNote(manifest: Manifest, found: TextResults): string | null {
     : "Only the most downloaded models for each word are searched. Add a less common word to find the rest.";
 }
 
-/** Results with facet filters or by recency, without a query, tag or namespace (see search-facets.ts). */
-async function facetResults(data: SearchData, values: FacetValues, filters: Filters): Promise<View> {
-  const { manifest } = data;
-  const size = manifest.pageSize;
-  const sizes = values.memorySizes;
-  const scopeLabel = [labelOf(manifest.tasks, filters.task), labelOf(manifest.libraries, filters.library)].filter((v) => v !== "").join(" and ");
-  const base = chooseBase(filters, values, scopeCount(manifest, filters), scopeLabel || "all models");
-  const empty = { filters, rows: [], total: 0, pages: 1, note: null, counts: null, byName: null };
-  if (base.parts.length === 0) {
-    return empty;
-  }
-  if (filters.sort === "name") {
-    const want = (filters.page + 1) * size + 1;
-    const found = await namedFound(data, base, filters, want, SCAN_BYTES * filters.scan, sizes);
-    const shown = Math.min(found.models.length, (filters.page + 1) * size);
-    const pages = Math.max(1, Math.ceil(found.models.length / size));
-    const page = Math.min(filters.page, pages - 1);
-    const budgetSpent = !found.complete && found.models.length < want;
-    const note = budgetSpent
-      ? `Read ${plural(found.read, "model", "models")} of ${base.label} by name (of ${numberFormat.format(base.count)}); ${plural(found.models.length, "matches", "match")} so far.`
-      : null;
-    return {
-      filters,
-      rows: found.models.slice(page * size, Math.min(shown, (page + 1) * size)),
-      total: found.models.length,
-      pages,
-      note,
-      counts: null,
-      byName: null,
-      partial: found.complete ? undefined : { further: budgetSpent },
-    };
-  }
-  const found = await rankedFound(data, base, filters, filters.sort, sizes);
-  const pages = Math.max(1, Math.ceil(found.models.length / size));
-  const page = Math.min(filters.page, pages - 1);
-  const order = filters.sort === "updated" ? "most recently updated" : filters.sort === "likes" ? "most liked" : "most downloaded";
-  const note = found.complete
-    ? null
-    : `The matches among the ${plural(found.read, "model", "models")} ${order} of ${base.label} (${numberFormat.format(base.count)} in all) are listed; others may match.`;
-  return {
-    filters,
-    rows: found.models.slice(page * size, (page + 1) * size),
-    total: found.models.length,
-    pages,
-    note,
-    counts: null,
-    byName: null,
-    allByName: !found.complete,
-  };
-}
-
 /** One page of the results for `filters`, fetching what it needs. */
 async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters, values: FacetValues): Promise<View> {
   const { manifest } = data;
   const size = manifest.pageSize;
   const sizes = values.memorySizes;
   if (browsesFacets(filters)) {
-    return facetResults(data, values, filters);
+    const label = [labelOf(manifest.tasks, filters.task), labelOf(manifest.libraries, filters.library)].filter((v) => v !== "").join(" and ");
+    return facetResults(data, values, filters, { count: scopeCount(manifest, filters), label: label || "all models" });
   }
   const paged = (all: Model[], note: string | null, counts: FacetCounts | null): View => {
     const pages = Math.max(1, Math.ceil(all.length / size));
@@ -662,90 +590,6 @@ function byNameHref(): string {
 /** A day since 1970-01-01 as YYYY-MM-DD. */
 function dayText(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** Parameters as the Hub writes a size: 500M, 1B, 12B. */
-function paramsText(n: number): string {
-  return n >= 1e9 ? `${numberFormat.format(n / 1e9)}B` : `${numberFormat.format(n / 1e6)}M`;
-}
-
-/** The language, licence, provider, parameter and memory filters. */
-function FacetFilters({
-  ids,
-  values,
-  filters,
-  update,
-}: {
-  ids: string;
-  values: FacetValues;
-  filters: Filters;
-  update: (change: Partial<Filters>) => void;
-}) {
-  // Open where there is room, or when one of them is set: on a phone the
-  // first filters and the results come first.
-  const [open] = useState(() => FACET_FILTERS.some((name) => filters[name] !== "") || window.matchMedia("(min-width: 48rem)").matches);
-  const classes = values.paramBounds.length + 1;
-  const range = /^([0-9]+)-([0-9]+)$/.exec(filters.params);
-  const [low, high] = range === null ? [0, classes - 1] : [Number(range[1]), Number(range[2])];
-  const setRange = (first: number, last: number): void =>
-    update({ params: first === 0 && last === classes - 1 ? "" : `${first}-${last}` });
-  const valueSelect = (kind: "language" | "license" | "provider", label: string, allLabel: string) => (
-    <div className="search-field">
-      <label htmlFor={`${ids}-${kind}`}>{label}</label>
-      <select id={`${ids}-${kind}`} className="search-select" value={filters[kind]} onChange={(event) => update({ [kind]: event.currentTarget.value })}>
-        <option value="">{allLabel}</option>
-        {values[kind].map((entry) => (
-          <option key={entry.value} value={entry.value}>
-            {entry.value} ({numberFormat.format(entry.count)})
-          </option>
-        ))}
-        {filters[kind] !== "" && !values[kind].some((entry) => entry.value === filters[kind]) ? (
-          <option value={filters[kind]}>{filters[kind]}</option>
-        ) : null}
-      </select>
-    </div>
-  );
-  return (
-    <details className="search-more" open={open}>
-      <summary>Language, licence, provider, size and memory</summary>
-      <div className="search-controls">
-      {valueSelect("language", "Language", "All languages")}
-      {valueSelect("license", "Licence", "All licences")}
-      {valueSelect("provider", "Provider", "All providers")}
-      <div className="search-field">
-        <label htmlFor={`${ids}-params-low`}>Parameters from</label>
-        <select id={`${ids}-params-low`} className="search-select" value={low} onChange={(event) => setRange(Number(event.currentTarget.value), Math.max(high, Number(event.currentTarget.value)))}>
-          {Array.from({ length: classes }, (_, c) => (
-            <option key={c} value={c}>
-              {c === 0 ? "Any size" : paramsText(values.paramBounds[c - 1] ?? 0)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="search-field">
-        <label htmlFor={`${ids}-params-high`}>Parameters below</label>
-        <select id={`${ids}-params-high`} className="search-select" value={high} onChange={(event) => setRange(Math.min(low, Number(event.currentTarget.value)), Number(event.currentTarget.value))}>
-          {Array.from({ length: classes }, (_, c) => (
-            <option key={c} value={c}>
-              {c === classes - 1 ? "Any size" : paramsText(values.paramBounds[c] ?? 0)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="search-field">
-        <label htmlFor={`${ids}-fits`}>Fits in</label>
-        <select id={`${ids}-fits`} className="search-select" value={filters.fits} onChange={(event) => update({ fits: event.currentTarget.value })}>
-          <option value="">Any memory</option>
-          {values.memorySizes.map((gb) => (
-            <option key={gb} value={String(gb)}>
-              {gb} GB
-            </option>
-          ))}
-        </select>
-      </div>
-      </div>
-    </details>
-  );
 }
 
 /** Previous and next pages of a listing by name, which has no page numbers. */

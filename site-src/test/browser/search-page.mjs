@@ -37,3 +37,28 @@ export async function waitForStatus(page, text) {
     { timeout: 5000 },
   );
 }
+
+/**
+ * The cumulative layout shift of the index at `query` while its search
+ * loads: from the first paint until the results are there, `settled(page)`
+ * resolves (when given) and 600 ms more have passed.
+ */
+export async function layoutShift(harness, context, query, settled = async () => {}) {
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  await page.goto(`${harness.origin}/${query}`);
+  await page.waitForSelector(".search-results");
+  await settled(page);
+  // Figures and late rows settle; then whatever shifted has been recorded.
+  await page.waitForTimeout(600);
+  const cls = await page.evaluate(() => window.__shifts.reduce((sum, value) => sum + value, 0));
+  await page.close();
+  return cls;
+}

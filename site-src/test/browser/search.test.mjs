@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHAT_MODEL, DIST, useHarness } from "./harness.mjs";
-import { openSearch, waitForStatus } from "./search-page.mjs";
+import { layoutShift, openSearch, waitForStatus } from "./search-page.mjs";
 import { byDownloads, byLikes, byName, matches, rankedAsShown, readModels, wordsOf } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
@@ -400,22 +400,8 @@ describe("model search", () => {
   test("the home page and a query's page do not shift as the search replaces the listing (CLS at most 0.05)", async () => {
     const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
     for (const query of ["", "?q=llama", "?tag=en"]) {
-      const page = await context.newPage();
-      await page.addInitScript(() => {
-        window.__shifts = [];
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) {
-            if (!entry.hadRecentInput) window.__shifts.push(entry.value);
-          }
-        }).observe({ type: "layout-shift", buffered: true });
-      });
-      await page.goto(`${harness.origin}/${query}`);
-      await page.waitForSelector(".search-results");
-      // Figures and late rows settle; then whatever shifted has been recorded.
-      await page.waitForTimeout(600);
-      const cls = await page.evaluate(() => window.__shifts.reduce((sum, value) => sum + value, 0));
+      const cls = await layoutShift(harness, context, query);
       assert.ok(cls <= 0.05, `${query || "/"}: cumulative layout shift ${cls.toFixed(3)}`);
-      await page.close();
     }
     await context.close();
   });
