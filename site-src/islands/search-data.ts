@@ -19,6 +19,10 @@
  *   by likes.
  * - `search/tag/<name>/name/...`, the models carrying a tag, by name, each
  *   row naming its stats file (see `tagFileName`).
+ * - `search/facets.json`, every facet value with its count; and
+ *   `search/facet/<kind>/<value>/...`, a value's ranked pages (and pages by
+ *   name, but for languages and licences, whose tags' serve): see
+ *   search-facets.ts. Every row of every file ends with its model's facets.
  * - `stats/...`, every model's figures, by namespace (see stats.ts): a
  *   namespace's or a tag's listing is sorted from them.
  *
@@ -28,9 +32,44 @@
 
 import { distinctWords } from "./search-words";
 
-export type SortKey = "downloads" | "likes" | "name";
+export type SortKey = "downloads" | "likes" | "updated" | "name";
 
-export const SORT_KEYS: readonly SortKey[] = ["downloads", "likes", "name"];
+export const SORT_KEYS: readonly SortKey[] = ["downloads", "likes", "updated", "name"];
+
+/** What the search filters a model by besides task and library (see search_facets.rs). */
+export interface ModelFacets {
+  languages: readonly string[];
+  licenses: readonly string[];
+  providers: readonly string[];
+  /** Parameter class: index into `FacetValues.paramBounds`'s classes; null when unknown. */
+  params: number | null;
+  /** Index into `FacetValues.memorySizes` of the smallest size it fits in; null when unknown. */
+  fits: number | null;
+  /** Day (since 1970-01-01) of its `lastModified`; null when unknown. */
+  updated: number | null;
+}
+
+export const NO_FACETS: ModelFacets = { languages: [], licenses: [], providers: [], params: null, fits: null, updated: null };
+
+/** A facet value and how many models have it. */
+export interface Counted {
+  value: string;
+  count: number;
+}
+
+/** `search/facets.json`: every facet's values with their counts. */
+export interface FacetValues {
+  /** Upper bounds of the parameter classes; class i is below bound i, the last class past them all. */
+  paramBounds: readonly number[];
+  /** The memory sizes, in GB, that the memory classes name. */
+  memorySizes: readonly number[];
+  language: readonly Counted[];
+  license: readonly Counted[];
+  provider: readonly Counted[];
+  /** Models per parameter class, and per memory class, by index. */
+  params: ReadonlyMap<number, number>;
+  fits: ReadonlyMap<number, number>;
+}
 
 export interface Facet {
   key: string;
@@ -67,6 +106,7 @@ export interface Model {
   library: string | null;
   /** Every word the model is known by (word files and tops only; empty in listings). */
   words: readonly string[];
+  facets: ModelFacets;
 }
 
 export interface Shard {
@@ -225,9 +265,59 @@ function parseModels(json: Record<string, unknown>, figures: boolean, withWords:
       task: pick(row[at]),
       library: pick(row[at + 1]),
       words: modelWords,
+      facets: parseFacets(row[at + (withWords ? 3 : 2)], pick),
     });
   }
   return models;
+}
+
+/** A row's facets, `[languages, licences, providers, params, fits, updated day]`, lists of `strings` indexes. */
+function parseFacets(value: unknown, pick: (value: unknown) => string | null): ModelFacets {
+  if (!Array.isArray(value)) {
+    return NO_FACETS;
+  }
+  const list = (item: unknown): string[] => (Array.isArray(item) ? item.map(pick).filter((v): v is string => v !== null) : []);
+  const code = (item: unknown): number | null => (typeof item === "number" && Number.isInteger(item) && item >= 0 ? item : null);
+  return {
+    languages: list(value[0]),
+    licenses: list(value[1]),
+    providers: list(value[2]),
+    params: code(value[3]),
+    fits: code(value[4]),
+    updated: code(value[5]),
+  };
+}
+
+/** Checks and converts the parsed `search/facets.json`. */
+export function parseFacetValues(json: unknown): FacetValues {
+  if (!isObject(json)) {
+    throw new SearchDataError("not a search facets file");
+  }
+  const numbers = (value: unknown): number[] =>
+    Array.isArray(value) ? value.filter((n): n is number => typeof n === "number" && Number.isFinite(n) && n > 0) : [];
+  const counted = (value: unknown): Counted[] =>
+    Array.isArray(value)
+      ? value.flatMap((entry: unknown) =>
+          Array.isArray(entry) && typeof entry[0] === "string" ? [{ value: entry[0], count: count(entry[1]) }] : [],
+        )
+      : [];
+  const classes = (value: unknown): Map<number, number> =>
+    new Map(
+      Array.isArray(value)
+        ? value.flatMap((entry: unknown) =>
+            Array.isArray(entry) && typeof entry[0] === "number" && Number.isInteger(entry[0]) ? [[entry[0], count(entry[1])] as [number, number]] : [],
+          )
+        : [],
+    );
+  return {
+    paramBounds: numbers(json.param_bounds),
+    memorySizes: numbers(json.memory_sizes),
+    language: counted(json.language),
+    license: counted(json.license),
+    provider: counted(json.provider),
+    params: classes(json.params),
+    fits: classes(json.fits),
+  };
 }
 
 /** A leaf's word file (its models) or a node's top (its children and most downloaded models). */
@@ -249,11 +339,12 @@ export function parseShard(json: unknown): Shard {
   };
 }
 
-export function parseRankedPage(json: unknown): RankedPage {
+/** A page of a ranked order; `figures` but for the order by recency, whose rows have none. */
+export function parseRankedPage(json: unknown, figures = true): RankedPage {
   if (!isObject(json)) {
     throw new SearchDataError("not a ranked listing page");
   }
-  return { pages: count(json.pages), models: parseModels(json, true, false) };
+  return { pages: count(json.pages), models: parseModels(json, figures, false) };
 }
 
 export function parseNamePage(json: unknown): NamePage {
@@ -322,6 +413,8 @@ export function scopePath(task: string, library: string, namespace: string): str
 /** Fetches and caches the search's files for one visit. */
 export class SearchData {
   private readonly files = new Map<string, Promise<unknown>>();
+  /** Bytes of every file fetched so far (what a scan's budget counts). */
+  fetchedBytes = 0;
 
   constructor(
     readonly base: string,
@@ -337,7 +430,9 @@ export class SearchData {
   private file<T>(path: string, parse: (json: unknown) => T): Promise<T> {
     let pending = this.files.get(path) as Promise<T> | undefined;
     if (pending === undefined) {
-      pending = fetchJson(`${this.base}${path}`).then(parse);
+      pending = fetchJson(`${this.base}${path}`, undefined, (bytes) => {
+        this.fetchedBytes += bytes;
+      }).then(parse);
       // A failed fetch is tried again next time, not remembered.
       pending.catch(() => this.files.delete(path));
       this.files.set(path, pending);
@@ -350,7 +445,12 @@ export class SearchData {
   }
 
   rankedPage(scope: string, order: SortKey, page: number): Promise<RankedPage> {
-    return this.file(`search/${scope}/${order}/${page}.json`, parseRankedPage);
+    return this.file(`search/${scope}/${order}/${page}.json`, (json) => parseRankedPage(json, order !== "updated"));
+  }
+
+  /** `search/facets.json`, fetched once. */
+  facetValues(): Promise<FacetValues> {
+    return this.file("search/facets.json", parseFacetValues);
   }
 
   /** A page by name of `scope`: `first.json` or a `from/...` path a page named. */
@@ -390,10 +490,12 @@ export class SearchData {
   }
 }
 
-async function fetchJson(url: string, signal?: AbortSignal): Promise<unknown> {
+async function fetchJson(url: string, signal?: AbortSignal, counted?: (bytes: number) => void): Promise<unknown> {
   const response = await fetch(url, { credentials: "same-origin", signal });
   if (!response.ok) {
     throw new SearchDataError(`${url}: HTTP ${response.status}`);
   }
-  return (await response.json()) as unknown;
+  const text = await response.text();
+  counted?.(text.length);
+  return JSON.parse(text) as unknown;
 }

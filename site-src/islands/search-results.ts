@@ -26,11 +26,21 @@ export interface Filters {
   namespace: string;
   /** A tag the models must carry, as the record writes it ("" for none). */
   tag: string;
+  /** A language, a licence id, a provider the models must have ("" for none). */
+  language: string;
+  license: string;
+  provider: string;
+  /** Parameter classes, `<first>-<last>` inclusive ("" for any). */
+  params: string;
+  /** A memory size in GB the models must fit in ("" for any). */
+  fits: string;
   sort: SortKey;
   /** Zero-based. */
   page: number;
   /** Browsing by name without a query: the first model of the page shown ("" for the first page). */
   from: string;
+  /** With facet filters by name: how many byte budgets to read (see search-facets.ts); never in the address. */
+  scan: number;
 }
 
 export interface TextResults {
@@ -90,12 +100,39 @@ export function namespaceOf(id: string): string {
   return slash < 0 ? id : id.slice(0, slash);
 }
 
-/** Whether a model passes the task, library and namespace filters. */
-export function passes(model: Model, filters: Pick<Filters, "task" | "library" | "namespace">): boolean {
+/** The filters `passes` checks. */
+export type Checked = Pick<Filters, "task" | "library" | "namespace"> & Partial<Pick<Filters, FacetFilter>>;
+export type FacetFilter = "language" | "license" | "provider" | "params" | "fits";
+export const FACET_FILTERS: readonly FacetFilter[] = ["language", "license", "provider", "params", "fits"];
+
+/** `<first>-<last>` as the classes it spans, or null (any, or not a range). */
+export function paramRange(params: string): [number, number] | null {
+  const found = /^([0-9]{1,2})-([0-9]{1,2})$/.exec(params);
+  if (found === null) {
+    return null;
+  }
+  const [first, last] = [Number(found[1]), Number(found[2])];
+  return first <= last ? [first, last] : null;
+}
+
+/**
+ * Whether a model passes the task, library and namespace filters and the
+ * facet filters; `sizes` are the memory sizes the memory classes name
+ * (a fits filter of another size passes nothing).
+ */
+export function passes(model: Model, filters: Checked, sizes: readonly number[] = []): boolean {
+  const facets = model.facets;
+  const range = paramRange(filters.params ?? "");
+  const fits = filters.fits ? sizes.indexOf(Number(filters.fits)) : -1;
   return (
     (filters.task === "" || model.task === filters.task) &&
     (filters.library === "" || model.library === filters.library) &&
-    (filters.namespace === "" || namespaceOf(model.id) === filters.namespace)
+    (filters.namespace === "" || namespaceOf(model.id) === filters.namespace) &&
+    (!filters.language || facets.languages.includes(filters.language)) &&
+    (!filters.license || facets.licenses.includes(filters.license)) &&
+    (!filters.provider || facets.providers.includes(filters.provider)) &&
+    (!filters.params || (range !== null && facets.params !== null && facets.params >= range[0] && facets.params <= range[1])) &&
+    (!filters.fits || (fits >= 0 && facets.fits !== null && facets.fits <= fits))
   );
 }
 
@@ -111,19 +148,19 @@ export interface FacetCounts {
 }
 
 /** Counts for the task and library selects, each given the other filters. */
-export function facetCounts(hits: readonly Model[], filters: Pick<Filters, "task" | "library" | "namespace">): FacetCounts {
+export function facetCounts(hits: readonly Model[], filters: Checked, sizes: readonly number[] = []): FacetCounts {
   const tasks = new Map<string, number>();
   const libraries = new Map<string, number>();
   let allTasks = 0;
   let allLibraries = 0;
   for (const model of hits) {
-    if (passes(model, { ...filters, task: "" })) {
+    if (passes(model, { ...filters, task: "" }, sizes)) {
       allTasks += 1;
       if (model.task !== null) {
         tasks.set(model.task, (tasks.get(model.task) ?? 0) + 1);
       }
     }
-    if (passes(model, { ...filters, library: "" })) {
+    if (passes(model, { ...filters, library: "" }, sizes)) {
       allLibraries += 1;
       if (model.library !== null) {
         libraries.set(model.library, (libraries.get(model.library) ?? 0) + 1);
@@ -157,6 +194,10 @@ function byDownloads(a: Model, b: Model): number {
 export function sortModels(models: Model[], sort: SortKey): Model[] {
   if (sort === "downloads") {
     return models.sort(byDownloads);
+  }
+  if (sort === "updated") {
+    // By day, then by name, as the generator's order by recency.
+    return models.sort((a, b) => byFigure(a.facets.updated, b.facets.updated) || byName(a, b));
   }
   if (sort === "likes") {
     return models.sort((a, b) => byFigure(a.likes, b.likes) || byDownloads(a, b));

@@ -1,6 +1,10 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { SORT_KEYS, SearchData, scopePath, tagFileName, tagScope } from "./search-data";
-import type { Facet, Manifest, Model, NamePage, SortKey } from "./search-data";
+import type { Facet, FacetValues, Manifest, Model, NamePage, SortKey } from "./search-data";
+import { browsesFacets, facetResults } from "./search-facets";
+import { FacetFilters } from "./search-facet-filters";
+import { numberFormat, plural } from "./search-view";
+import type { View } from "./search-view";
 import { StatsReader } from "./stats";
 import { facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
 import type { FacetCounts, Filters, TextResults } from "./search-results";
@@ -14,14 +18,9 @@ const SCOPE_PAGES = 20;
 const SORT_LABELS: Readonly<Record<SortKey, string>> = {
   downloads: "Most downloads",
   likes: "Most likes",
+  updated: "Recently updated",
   name: "Name",
 };
-
-const numberFormat = new Intl.NumberFormat("en-US");
-
-function plural(count: number, one: string, many: string): string {
-  return `${numberFormat.format(count)} ${count === 1 ? one : many}`;
-}
 
 function isSortKey(value: string | null): value is SortKey {
   return SORT_KEYS.some((key) => key === value);
@@ -41,6 +40,12 @@ function filtersFromUrl(): Filters {
     library: params.get("library") ?? "",
     namespace: params.get("namespace") ?? "",
     tag: params.get("tag") ?? "",
+    language: params.get("language") ?? "",
+    license: params.get("license") ?? "",
+    provider: params.get("provider") ?? "",
+    params: params.get("params") ?? "",
+    fits: params.get("fits") ?? "",
+    scan: 1,
     sort: isSortKey(sort) ? sort : "downloads",
     page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
     from: PAGE_ID.test(from) && !from.includes("..") ? from : "",
@@ -73,6 +78,11 @@ function filtersToUrl(filters: Filters): void {
   set("library", filters.library, "");
   set("namespace", filters.namespace, "");
   set("tag", filters.tag, "");
+  set("language", filters.language, "");
+  set("license", filters.license, "");
+  set("provider", filters.provider, "");
+  set("params", filters.params, "");
+  set("fits", filters.fits, "");
   set("sort", filters.sort, "downloads");
   set("page", String(filters.page + 1), "1");
   set("from", filters.from, "");
@@ -89,22 +99,10 @@ function modelUrl(base: string, id: string): string {
   return `${base}${id.split("/").map(encodeURIComponent).join("/")}/`;
 }
 
-/** What the island shows for one set of filters. */
-interface View {
-  filters: Filters;
-  /** This page's models. */
-  rows: readonly Model[];
-  total: number;
-  pages: number;
-  /** Why some matches cannot be shown, when some cannot. */
-  note: string | null;
-  /** Counts for the selects; null: the manifest's. */
-  counts: FacetCounts | null;
-  /** Browsing by name: the pages before and after this one, by their first model. */
-  byName: { previous: string | null; next: string | null; first: string } | null;
-}
+type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData; values: FacetValues };
 
-type LoadState = { status: "loading" } | { status: "failed" } | { status: "ready"; data: SearchData };
+/** Facet values when `search/facets.json` cannot be read: the facet filters then match nothing they cannot check. */
+const NO_VALUES: FacetValues = { paramBounds: [], memorySizes: [], language: [], license: [], provider: [], params: new Map(), fits: new Map() };
 
 export interface ModelSearchProps {
   /** Site base path; the search files are under base + "search/", model pages at base + id + "/". */
@@ -120,7 +118,12 @@ export function ModelSearch({ base, fallback }: ModelSearchProps) {
   useEffect(() => {
     const controller = new AbortController();
     SearchData.load(base, controller.signal).then(
-      (data) => setState({ status: "ready", data }),
+      async (data) => {
+        const values = await data.facetValues().catch(() => NO_VALUES);
+        if (!controller.signal.aborted) {
+          setState({ status: "ready", data, values });
+        }
+      },
       () => {
         if (!controller.signal.aborted) {
           setState({ status: "failed" });
@@ -166,7 +169,7 @@ export function ModelSearch({ base, fallback }: ModelSearchProps) {
       </p>
     );
   }
-  return <SearchPanel data={state.data} />;
+  return <SearchPanel data={state.data} values={state.values} />;
 }
 
 /** How many models a listing without a query holds, from the manifest. */
@@ -260,9 +263,14 @@ function textNote(manifest: Manifest, found: TextResults): string | null {
 }
 
 /** One page of the results for `filters`, fetching what it needs. */
-async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters): Promise<View> {
+async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters, values: FacetValues): Promise<View> {
   const { manifest } = data;
   const size = manifest.pageSize;
+  const sizes = values.memorySizes;
+  if (browsesFacets(filters)) {
+    const label = [labelOf(manifest.tasks, filters.task), labelOf(manifest.libraries, filters.library)].filter((v) => v !== "").join(" and ");
+    return facetResults(data, values, filters, { count: scopeCount(manifest, filters), label: label || "all models" });
+  }
   const paged = (all: Model[], note: string | null, counts: FacetCounts | null): View => {
     const pages = Math.max(1, Math.ceil(all.length / size));
     const page = Math.min(filters.page, pages - 1);
@@ -292,13 +300,13 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
         notes.push(note);
       }
     }
-    const shown = sortModels(pool.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, notes.length > 0 ? notes.join(" ") : null, facetCounts(pool, filters));
+    const shown = sortModels(pool.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, notes.length > 0 ? notes.join(" ") : null, facetCounts(pool, filters, sizes));
   }
   if (terms.length > 0) {
     const found = await textSearch(data, terms);
-    const shown = sortModels(found.hits.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, textNote(manifest, found), facetCounts(found.hits, filters));
+    const shown = sortModels(found.hits.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, textNote(manifest, found), facetCounts(found.hits, filters, sizes));
   }
   if (filters.namespace !== "") {
     // A namespace's listing is read whole (up to its first pages) and
@@ -306,8 +314,8 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
     // most namespaces hold a few models.
     const { models, more } = await scopeModels(data, stats, scopePath("", "", filters.namespace));
     const note = more ? `Only the first ${numberFormat.format(models.length)} models of ${filters.namespace} by name are listed.` : null;
-    const shown = sortModels(models.filter((model) => passes(model, filters)), filters.sort);
-    return paged(shown, note, facetCounts(models, filters));
+    const shown = sortModels(models.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, note, facetCounts(models, filters, sizes));
   }
   const scope = scopePath(filters.task, filters.library, filters.namespace);
   const count = scopeCount(manifest, filters);
@@ -346,7 +354,7 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
   return { filters, rows: current.models, total: count, pages, note, counts: null, byName: null };
 }
 
-function SearchPanel({ data }: { data: SearchData }) {
+function SearchPanel({ data, values }: { data: SearchData; values: FacetValues }) {
   const { manifest } = data;
   const [filters, setFilters] = useState<Filters>(filtersFromUrl);
   const [input, setInput] = useState<string>(filters.query);
@@ -371,7 +379,7 @@ function SearchPanel({ data }: { data: SearchData }) {
 
   useEffect(() => {
     let current = true;
-    resultsFor(data, stats, filters).then(
+    resultsFor(data, stats, filters, values).then(
       (next) => {
         if (current) {
           setView(next);
@@ -387,7 +395,7 @@ function SearchPanel({ data }: { data: SearchData }) {
     return () => {
       current = false;
     };
-  }, [data, stats, filters]);
+  }, [data, stats, filters, values]);
 
   const onType = (value: string): void => {
     setInput(value);
@@ -406,7 +414,7 @@ function SearchPanel({ data }: { data: SearchData }) {
   const taskOptions = useMemo(() => sortedFacets(manifest.tasks), [manifest]);
   const libraryOptions = useMemo(() => sortedFacets(manifest.libraries), [manifest]);
 
-  const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, from: "", ...change }));
+  const update = (change: Partial<Filters>): void => setFilters((previous) => ({ ...previous, page: 0, from: "", scan: 1, ...change }));
   const scrollToList = (): void => {
     const top = listTop.current;
     if (top !== null && top.getBoundingClientRect().top < 0) {
@@ -485,6 +493,7 @@ function SearchPanel({ data }: { data: SearchData }) {
             ))}
           </select>
         </div>
+        <FacetFilters ids={ids} values={values} filters={filters} update={update} />
       </div>
       {filters.namespace !== "" ? (
         <p className="search-scope">
@@ -510,9 +519,30 @@ function SearchPanel({ data }: { data: SearchData }) {
               ? "Searching…"
               : view.byName !== null
                 ? `${plural(view.total, "model", "models")} by name${view.byName.first !== "" ? `, from ${view.byName.first}` : ""}`
-                : `${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
+                : `${view.partial ? "At least " : ""}${plural(view.total, "model", "models")}${pageCount > 1 ? ` · page ${numberFormat.format(page + 1)} of ${numberFormat.format(pageCount)}` : ""}`}
         </p>
-        {view?.note ? <p className="search-note">{view.note}</p> : null}
+        {view?.note ? (
+          <p className="search-note">
+            {view.note}
+            {view.partial?.further || view.allByName ? " " : null}
+            {view.partial?.further ? (
+              <button type="button" className="page-button" onClick={() => setFilters((previous) => ({ ...previous, scan: previous.scan + 1 }))}>
+                Read further
+              </button>
+            ) : null}
+            {view.allByName ? (
+              <a
+                href={byNameHref()}
+                onClick={(event) => {
+                  event.preventDefault();
+                  update({ sort: "name" });
+                }}
+              >
+                See every match by name
+              </a>
+            ) : null}
+          </p>
+        ) : null}
       </div>
       {view === null ? null : view.rows.length === 0 ? (
         <p className="empty">No model matches these filters.</p>
@@ -528,6 +558,7 @@ function SearchPanel({ data }: { data: SearchData }) {
                 {model.library !== null ? <span>{labelOf(manifest.libraries, model.library)}</span> : null}
                 {model.downloads !== null ? <span>{plural(model.downloads, "download", "downloads")}</span> : null}
                 {model.likes !== null ? <span>{plural(model.likes, "like", "likes")}</span> : null}
+                {filters.sort === "updated" && model.facets.updated !== null ? <span>updated {dayText(model.facets.updated)}</span> : null}
               </span>
             </li>
           ))}
@@ -546,6 +577,19 @@ function SearchPanel({ data }: { data: SearchData }) {
       ) : null}
     </div>
   );
+}
+
+/** The address of the current search sorted by name. */
+function byNameHref(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.set("sort", "name");
+  url.searchParams.delete("page");
+  return url.href;
+}
+
+/** A day since 1970-01-01 as YYYY-MM-DD. */
+function dayText(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Previous and next pages of a listing by name, which has no page numbers. */
@@ -572,7 +616,7 @@ function StepButton({ label, onStep }: { label: string; onStep: (() => void) | n
 }
 
 function labelOf(facets: readonly Facet[], key: string): string {
-  return facets.find((facet) => facet.key === key)?.label ?? key;
+  return key === "" ? "" : (facets.find((facet) => facet.key === key)?.label ?? key);
 }
 
 /** Select counts without a query, from the manifest: each given the other filter. */

@@ -3,6 +3,25 @@
 // compare the island's results with these.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const readData = (path) => readFileSync(join(repo, path), "utf8");
+/** ISO 639-1 codes (README: a tag is a language when it is one, or the card lists it among its languages). */
+const LANGUAGE_CODES = new Set(
+  readData("generator/render/data/language_codes.txt")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#")),
+);
+/** Tags filed under Libraries: the catalogue's keys and the frameworks and formats of library_tags.json. */
+const LIBRARY_TAGS = new Set([
+  ...JSON.parse(readData("generator/snippets/data/libraries.json")).map((l) => l.key),
+  ...JSON.parse(readData("generator/render/data/library_tags.json")).tags.map((t) => t.tag),
+]);
+/** The parameter classes' upper bounds and the memory sizes (README: search facets). */
+export const PARAM_BOUNDS = [1e9, 3e9, 6e9, 9e9, 12e9, 24e9, 32e9, 64e9, 128e9, 500e9];
+export const MEMORY_SIZES = [8, 12, 16, 24, 48, 80, 141];
 
 /** The words of a text: runs of ASCII letters and digits, lowercased, cut to 32. */
 export const wordsOf = (text) =>
@@ -118,6 +137,51 @@ function filterTagsOf(record, readme) {
   return new Set(all.filter((t) => t !== "" && !t.includes("\n") && !internal(t)));
 }
 
+/**
+ * What the search's facets filter a model by (README: search facets): its
+ * languages (filter tags that are language codes, or languages its card
+ * lists, but not library tags such as `tf`), licences (`license:` tags),
+ * the providers serving it live, its parameter class (safetensors total,
+ * else the GGUF total) and the day of its `lastModified`. The memory class
+ * is read from the model's page (`fitsOnPage`).
+ */
+function facetsOf(record, filters, readme) {
+  const card = { ...(record.cardData ?? {}), ...frontMatterLists(readme) };
+  const cardLanguages = (Array.isArray(card.language) ? card.language : card.language ? [card.language] : []).map(String);
+  const languages = [...filters].filter(
+    (t) => !t.startsWith("license:") && !t.startsWith("dataset:") && !LIBRARY_TAGS.has(t) && (LANGUAGE_CODES.has(t) || cardLanguages.includes(t)),
+  );
+  const licenses = [...filters].filter((t) => t.startsWith("license:")).map((t) => t.slice("license:".length));
+  const mapping = record.inferenceProviderMapping;
+  const entries = Array.isArray(mapping)
+    ? mapping.map((e) => [e?.provider, e])
+    : mapping && typeof mapping === "object"
+      ? Object.entries(mapping)
+      : [];
+  const providers = [...new Set(entries.filter(([p, e]) => typeof p === "string" && p !== "" && e && typeof e === "object" && (e.status ?? "live") === "live").map(([p]) => p))];
+  const total = record.safetensors?.total > 0 ? record.safetensors.total : record.gguf?.total > 0 ? record.gguf.total : null;
+  const params = total === null ? null : PARAM_BOUNDS.filter((b) => total >= b).length;
+  const updated = typeof record.lastModified === "string" ? Math.floor(Date.parse(record.lastModified) / 86_400_000) : null;
+  return { languages, licenses, providers, params, updated };
+}
+
+/**
+ * The smallest memory size a model's page says its smallest estimate fits
+ * in (the first context column of each row of "Will it run on your
+ * machine?"), or null when the page claims none (no table, or the KV cache
+ * unknown).
+ */
+export function fitsOnPage(dist, id) {
+  const html = readFileSync(join(dist, id, "index.html"), "utf8");
+  const table = /<table class="model-table memory-table">([\s\S]*?)<\/table>/.exec(html);
+  if (table === null || html.includes('class="memory-missing"')) return null;
+  const sizes = [...table[1].matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)]
+    .map((row) => /memory-fits">fits ([0-9]+) GB/.exec(row[1]))
+    .filter((m) => m !== null)
+    .map((m) => Number(m[1]));
+  return sizes.length === 0 ? null : Math.min(...sizes);
+}
+
 /** Every record under `root` (namespace/name/model.json) as listings show it, most downloaded first. */
 export function readModels(root) {
   const all = [];
@@ -135,6 +199,7 @@ export function readModels(root) {
         tags: r.tags ?? [],
       };
       model.filters = filterTagsOf(r, join(root, namespace, name, "README.md"));
+      model.facets = facetsOf(r, model.filters, join(root, namespace, name, "README.md"));
       model.words = modelWords(model);
       all.push(model);
     }

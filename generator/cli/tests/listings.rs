@@ -564,3 +564,103 @@ fn listings_show_task_and_library_names_not_keys() {
     assert!(keys.iter().all(|k| !home.contains(&format!("<td>{k}</td>"))), "home shows task names");
     assert!(home.matches("<td>").count() > PAGE_SIZE, "the home table has rows");
 }
+
+/// The day since the epoch of an RFC 3339 `lastModified` (its date part).
+fn day_of(stamp: &str) -> i64 {
+    let (y, m, d): (i64, i64, i64) = (stamp[..4].parse().unwrap(), stamp[5..7].parse().unwrap(), stamp[8..10].parse().unwrap());
+    // Days from civil (proleptic Gregorian), as in Howard Hinnant's algorithm.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+}
+
+/// The languages the search knows a synthetic model by: its tags that are
+/// two-letter codes of ISO 639-1 (README: languages are the tags the page
+/// groups under Languages; the minimal records carry no card).
+fn languages_of(m: &Listed) -> Vec<String> {
+    let codes: HashSet<&str> = include_str!("../../render/data/language_codes.txt").lines().filter(|l| !l.starts_with('#')).map(str::trim).collect();
+    m.tags.iter().filter(|t| codes.contains(t.as_str()) && t.as_str() != "tf").cloned().collect()
+}
+
+/// A row's facets as the strings and codes it names.
+fn row_facets(row: &Value, strings: &[Value], at: usize) -> (Vec<String>, Vec<String>, i64) {
+    let facets = &row[at];
+    let list = |v: &Value| -> Vec<String> { v.as_array().unwrap().iter().map(|i| strings[i.as_u64().unwrap() as usize].as_str().unwrap().to_owned()).collect() };
+    (list(&facets[0]), list(&facets[1]), facets[5].as_i64().unwrap())
+}
+
+#[test]
+fn facet_files_count_and_list_exactly_the_models_of_each_value() {
+    let Site { dist, models, .. } = site();
+    let facets_text = fs::read(dist.join("search/facets.json")).unwrap();
+    assert!(facets_text.len() < 40_000, "the facets file stays small: {} bytes", facets_text.len());
+    let facets: Value = serde_json::from_slice(&facets_text).unwrap();
+    assert!(!models.iter().any(|m| String::from_utf8_lossy(&facets_text).contains(&format!("\"{}\"", m.id))), "no model in the facets file");
+    let by_id: HashMap<&str, &Listed> = models.iter().map(|m| (m.id.as_str(), m)).collect();
+    let mut want: BTreeMap<(String, String), Vec<&Listed>> = BTreeMap::new();
+    for m in models {
+        for language in languages_of(m) {
+            want.entry(("language".into(), language)).or_default().push(m);
+        }
+        for license in m.tags.iter().filter_map(|t| t.strip_prefix("license:")) {
+            want.entry(("license".into(), license.to_owned())).or_default().push(m);
+        }
+    }
+    assert!(want.keys().filter(|(k, _)| k == "language").count() >= 3 && want.keys().any(|(k, _)| k == "license"), "{:?}", want.keys());
+    for kind in ["language", "license"] {
+        let listed: BTreeMap<String, u64> =
+            facets[kind].as_array().unwrap().iter().map(|e| (e[0].as_str().unwrap().to_owned(), e[1].as_u64().unwrap())).collect();
+        let expected: BTreeMap<String, u64> = want.iter().filter(|((k, _), _)| k == kind).map(|((_, v), ms)| (v.clone(), ms.len() as u64)).collect();
+        assert_eq!(listed, expected, "{kind}: every value with its count");
+        let counts: Vec<u64> = facets[kind].as_array().unwrap().iter().map(|e| e[1].as_u64().unwrap()).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{kind}: most common first");
+    }
+    for ((kind, value), members) in &want {
+        let folder = value.bytes().map(|b| if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_' { (b as char).to_string() } else { format!("~{b:02x}") }).collect::<String>();
+        let scope = format!("facet/{kind}/{folder}");
+        let mut top = by_downloads(members.iter().copied());
+        top.truncate(RANKED_MODELS);
+        assert_eq!(read_ranked(dist, &scope, "downloads"), top, "{scope} by downloads");
+        if members.len() > SEARCH_PAGE_SIZE {
+            let mut recent: Vec<&Listed> = members.clone();
+            recent.sort_by(|a, b| {
+                let day = |m: &Listed| m.updated.as_deref().map(day_of);
+                day(b).cmp(&day(a)).then_with(|| name_order(&a.id, &b.id))
+            });
+            let mut recent = ids_of(recent.into_iter());
+            recent.truncate(RANKED_MODELS);
+            assert_eq!(read_ranked(dist, &scope, "updated"), recent, "{scope} by recency");
+            // Pages by recency show no figures: downloads moving leaves them as they are.
+            let page = json(&dist.join(format!("search/{scope}/updated/1.json")));
+            assert!(page["models"][0][1].is_number() && page["models"][0][3].is_array(), "[id, task, library, facets]");
+        }
+        // A language's or licence's pages by name are its tag's.
+        assert!(!dist.join(format!("search/{scope}/name")).exists(), "{scope}");
+    }
+    // Every row of every listing by name carries its model's facets, exactly.
+    let mut rows = 0;
+    for entry in walkdir::WalkDir::new(dist.join("search")).into_iter().map(|e| e.unwrap()).filter(|e| e.file_type().is_file()) {
+        let path = entry.path();
+        let in_names = path.parent().is_some_and(|p| p.ends_with("name") || p.parent().is_some_and(|q| q.ends_with("name")));
+        if !in_names {
+            continue;
+        }
+        let doc = json(path);
+        let strings = doc["strings"].as_array().unwrap();
+        for row in doc["models"].as_array().unwrap() {
+            let m = by_id[row[0].as_str().unwrap()];
+            let (languages, licenses, day) = row_facets(row, strings, 3);
+            assert_eq!(languages, languages_of(m), "{}: {}", path.display(), m.id);
+            let licence_tags: Vec<String> = m.tags.iter().filter_map(|t| t.strip_prefix("license:")).map(str::to_owned).collect();
+            assert_eq!(licenses, licence_tags, "{}: {}", path.display(), m.id);
+            assert_eq!(day, m.updated.as_deref().map_or(-1, day_of), "{}", m.id);
+            rows += 1;
+        }
+        // Bounded: at most three pages' worth of rows, each of bounded size.
+        let bytes = fs::metadata(path).unwrap().len() as usize;
+        assert!(bytes <= 3 * SEARCH_PAGE_SIZE * 700, "{}: {bytes} bytes", path.display());
+    }
+    assert!(rows > MODELS * 3, "{rows} rows read");
+}

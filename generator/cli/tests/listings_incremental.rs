@@ -71,10 +71,25 @@ fn may_list(path: &str, model: &Listed, stats: &str) -> bool {
         "namespaces/".into(),
         "sitemap".into(),
     ];
-    let indexes =
-        ["index.html", "tasks/index.html", "libraries/index.html", "api/tasks.json", "api/libraries.json", "search/index.json", "feed.xml", stats];
+    let indexes = [
+        "index.html",
+        "tasks/index.html",
+        "libraries/index.html",
+        "api/tasks.json",
+        "api/libraries.json",
+        "search/index.json",
+        "search/facets.json",
+        "facets/index.html",
+        "feed.xml",
+        stats,
+    ];
     let tagged = model.tags.iter().filter_map(|t| modelpages_render::tag_file_name(t)).any(|name| path.starts_with(&format!("search/tag/{name}/")));
-    tagged || owned.iter().any(|p| path.starts_with(p.as_str())) || indexes.contains(&path)
+    // Its language's and licence's facet listings (search files and
+    // pages), named as their tags are.
+    let faceted = model.tags.iter().filter_map(|t| modelpages_render::tag_file_name(t.strip_prefix("license:").unwrap_or(t))).any(|name| {
+        ["search/facet/language", "search/facet/license", "facets/language", "facets/license"].iter().any(|kind| path.starts_with(&format!("{kind}/{name}/")))
+    });
+    tagged || faceted || owned.iter().any(|p| path.starts_with(p.as_str())) || indexes.contains(&path)
 }
 
 /// Builds incrementally, then checks the rewrite was exact: returns the
@@ -166,7 +181,8 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
 
     // A model changed on the hub (its `lastModified` moves, here past every
     // other): it leads the change feeds of the site, its task and its
-    // namespace, and no other listing file changes.
+    // namespace and the search's orders by recency, and the search's rows
+    // that show its day change; no other listing file does.
     let model = listed.iter().find(|m| m.task.is_some() && m.id != listed[40].id).unwrap().clone();
     let path = models.join(&model.id).join("model.json");
     let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
@@ -180,7 +196,15 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
         format!("{}/-/feed.xml", model.namespace()),
     ];
     feeds.sort();
-    assert_eq!(changed, feeds, "only the model's change feeds are rewritten");
+    for feed in &feeds {
+        assert!(changed.contains(feed), "{feed} changes: {changed:?}");
+    }
+    for path in changed.iter().filter(|p| !feeds.contains(p)) {
+        let text = fs::read_to_string(dist.join(path)).unwrap();
+        let lists = text.contains(&format!("\"{}\"", model.id)) || path.contains("/updated/");
+        assert!(path.starts_with("search/") && lists, "{path} changed but neither lists {} nor orders by recency", model.id);
+    }
+    assert!(changed.contains(&"search/all/updated/1.json".to_owned()), "it leads the order by recency: {changed:?}");
     for feed in &feeds {
         let xml = fs::read_to_string(dist.join(feed)).unwrap();
         let first = xml.split("<entry>").nth(1).unwrap_or_default();
@@ -208,6 +232,20 @@ fn rebuilds_write_exactly_the_listing_files_that_change() {
 /// leaves, and the one a page boundary at it moves to or from).
 fn assert_few_changed(changed: &[String], model: &Listed) {
     let (tagged, rest): (Vec<&String>, Vec<&String>) = changed.iter().partition(|p| p.starts_with("search/tag/"));
+    // A facet value's files (its language's, its licence's): its ranked
+    // pages, which it may join in every order, and a few pages by name.
+    let facet_value = |p: &str| -> Option<String> {
+        let rest = p.strip_prefix("search/facet/").or_else(|| p.strip_prefix("facets/"))?;
+        let mut parts = rest.split('/');
+        Some(format!("{}/{}", parts.next()?, parts.next().filter(|v| !v.ends_with(".html"))?))
+    };
+    let (faceted, rest): (Vec<&String>, Vec<&String>) = rest.into_iter().partition(|p| facet_value(p).is_some());
+    let mut per_value: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for path in &faceted {
+        *per_value.entry(facet_value(path).unwrap()).or_default() += 1;
+    }
+    let ranked_pages = 3 * RANKED_MODELS.div_ceil(SEARCH_PAGE_SIZE);
+    assert!(per_value.values().all(|n| *n <= ranked_pages + 6), "{per_value:?}");
     assert!(rest.len() <= 100, "{} files: {rest:?}", rest.len());
     let folders: std::collections::HashSet<&str> = tagged.iter().map(|p| p.split('/').nth(2).unwrap()).collect();
     assert!(tagged.len() <= 3 * folders.len() && folders.len() <= model.tags.len(), "{} files of {} tags: {tagged:?}", tagged.len(), folders.len());
@@ -252,7 +290,10 @@ fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
         assert_eq!(rendered, number("cards edited") + number("added"), "day {day}: {said} / {}", run.stderr);
         let after = files(&dist);
         let changed: Vec<&String> = after.keys().filter(|p| before.get(*p).map(|b| &b.1) != Some(&after[*p].1)).collect();
-        let pages = changed.iter().filter(|p| p.ends_with("/index.html") && !p.starts_with("tasks/") && !p.starts_with("libraries/")).count();
+        // Front pages of tasks, libraries and facet values show their most
+        // downloaded, so they follow the downloads.
+        let listings = ["tasks/", "libraries/", "facets/"];
+        let pages = changed.iter().filter(|p| p.ends_with("/index.html") && !listings.iter().any(|l| p.starts_with(l))).count();
         assert!(pages <= rendered * 3 + 40, "day {day}: {pages} pages changed: {changed:?}");
         assert!(changed.iter().all(|p| !p.starts_with("api/models/") || rendered > 0), "day {day}");
         assert!(changed.len() * 100 <= after.len() * 25, "day {day}: {} of {} files changed", changed.len(), after.len());

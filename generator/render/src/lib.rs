@@ -32,13 +32,14 @@ mod memory;
 mod pages;
 mod placeholders;
 mod quant_picker;
+mod search_facets;
 mod templates;
 mod timestamp;
 mod tree;
 
 pub use examples::{CodeExample, InferenceExample};
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
-pub use facts::{compact, counted, day_of, filter_tags, model_facts, tag_file_name, popularity_class, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
+pub use facts::{compact, counted, day_of, filter_tags, model_facts, search_url, tag_file_name, popularity_class, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
 pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
@@ -46,12 +47,12 @@ pub use chat_prompt::{chat_prompt, chat_view, ChatPrompt, ChatView, Conversation
 pub use markdown::{render_card, RenderedCard};
 pub use markdown_twin::{code_span, markdown_twin, TwinInput, MARKDOWN_FILE};
 pub use memory::{estimate as memory_estimate, memory_view, KvCache, MemoryEstimate, MemoryView, Need, WeightsRow, MEMORY_SIZES_GB};
+pub use search_facets::{param_class, search_facets, SearchFacets, MAX_FACET_VALUES, PARAM_BOUNDS};
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
     render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, NamespaceListing, RowLabels, NamespacesPage, PageLink, Pager,
-    TaskListing,
-};
+    TaskListing, render_facet_page, render_facets_page, FacetIndexGroup, FacetLink};
 pub use pages::{
     model_url, page_values, render_model_page, render_not_found_page, LibraryLink,
     ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TagList, TaskLink,

@@ -186,3 +186,35 @@ pub fn render_index_page(
 ) -> Result<String, TemplateError> {
     templates.render("index.html", minijinja::context! { site, models => top_models, labels, model_count, feed, page_title => &site.title })
 }
+
+/// A value of a search facet as its listing pages show it (a language, a
+/// licence, a provider, a parameter class, a memory class).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FacetLink {
+    /// What the facet is: "Language", "Licence", "Provider", "Parameters", "Memory".
+    pub kind: String,
+    /// The value as shown: `de`, `apache-2.0`, "6B to 9B", "fits in 24 GB, not in 16 GB".
+    pub label: String,
+    /// Its listing's front page.
+    pub page_url: String,
+    /// The search filtered by it.
+    pub search_url: String,
+}
+
+/// The facets' values and their model counts, for `facets/`.
+#[derive(Clone, Debug, Serialize)]
+pub struct FacetIndexGroup {
+    pub kind: String,
+    pub values: Vec<(FacetLink, usize)>,
+}
+
+/// Renders a page of `facets/<kind>/<value>/`: the value and its models.
+pub fn render_facet_page(templates: &Templates, site: &SiteInfo, facet: &FacetLink, page: &ModelListingPage<'_>) -> Result<String, TemplateError> {
+    let title = listing_title(&format!("{}: {}", facet.kind, facet.label), page.part);
+    templates.render("facet.html", minijinja::context! { site, facet, listing => page, page_title => title })
+}
+
+/// Renders `facets/index.html`: every value of every facet, with counts.
+pub fn render_facets_page(templates: &Templates, site: &SiteInfo, groups: &[FacetIndexGroup]) -> Result<String, TemplateError> {
+    templates.render("facets.html", minijinja::context! { site, groups, page_title => "Languages, licences, providers, sizes and memory" })
+}

@@ -13,6 +13,7 @@ use crate::card_links::CardContext;
 use crate::chat_prompt::{chat_view, ChatPrompt, ChatView};
 use crate::memory::{memory_view, MemoryEstimate, MemoryView};
 use crate::facts::{facts_notes, gguf_facts, model_facts, FactsInput, ModelFacts, FILES_ON_PAGE};
+use crate::search_facets::{search_facets, SearchFacets};
 use crate::tree::TreeBlock;
 use crate::heading_ids::{card_contents, CardHeading};
 use crate::highlight::{Highlighter, ShapeValues};
@@ -58,6 +59,8 @@ pub struct ModelSummary {
     /// Every tag the model is listed under as a filter (see
     /// [`crate::filter_tags`]): its page's `?tag=` links.
     pub filters: TagList,
+    /// What the search's facets filter it by.
+    pub facets: SearchFacets,
 }
 
 /// How many tags a listing keeps per model: enough to search by, small enough
@@ -95,9 +98,13 @@ impl<S: AsRef<str>> FromIterator<S> for TagList {
 }
 
 impl ModelSummary {
-    pub fn of(model: &LoadedModel, site: &SiteInfo) -> ModelSummary {
+    /// The listing row of `model`, whose GGUF files are `gguf` and memory
+    /// estimate `memory`.
+    pub fn of(model: &LoadedModel, site: &SiteInfo, gguf: &GgufFiles, memory: Option<&MemoryEstimate>) -> ModelSummary {
         let record = &model.record;
+        let filters: TagList = crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect();
         ModelSummary {
+            facets: search_facets(record, gguf, memory, &filters.iter().collect::<Vec<_>>()),
             id: model.id.to_string(),
             url: model_url(site, model),
             task: record.task().map(str::to_owned),
@@ -107,7 +114,7 @@ impl ModelSummary {
             tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
             created: record.created_at.get().and_then(|t| unix_seconds(t)),
             updated: record.last_modified.as_deref().and_then(unix_seconds),
-            filters: crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect(),
+            filters,
         }
     }
 }

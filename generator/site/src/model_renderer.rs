@@ -236,6 +236,7 @@ fn render_model(site: &Site, model: &LoadedModel, tree: &TreeIndex) -> Result<Re
     if let Some(Err(why)) = chat_prompt.as_ref().map(|p| &p.outcome) {
         notes.push(format!("{}: chat template not rendered: {why}", model.id));
     }
+    let summary = ModelSummary::of(model, &site.info, &local.files, memory.as_ref());
     let bases = base_refs(&model.record);
     let tree = tree.block(model.id.as_str(), &bases);
     let page = ModelPage {
@@ -266,7 +267,7 @@ fn render_model(site: &Site, model: &LoadedModel, tree: &TreeIndex) -> Result<Re
     files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
     Ok(Ok(RenderedModel {
         files,
-        summary: ModelSummary::of(model, &site.info),
+        summary,
         notes,
         card_files,
         hidden: model.record.hidden(),

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHAT_MODEL, DIST, useHarness } from "./harness.mjs";
+import { layoutShift, openSearch, waitForStatus } from "./search-page.mjs";
 import { byDownloads, byLikes, byName, matches, rankedAsShown, readModels, wordsOf } from "../search-truth.mjs";
 
 const siteSrc = fileURLToPath(new URL("../../", import.meta.url));
@@ -80,29 +81,7 @@ function rankedStatus(total, page = 1) {
 }
 
 /** Opens the index with every response to /search/ recorded (URL and bytes). */
-async function openIndex(context, query = "") {
-  const page = await context.newPage();
-  const fetched = [];
-  page.on("response", async (response) => {
-    const path = new URL(response.url()).pathname;
-    if (!path.startsWith("/search/")) {
-      return;
-    }
-    try {
-      fetched.push({ path, bytes: (await response.body()).length });
-    } catch (error) {
-      // A response still arriving as the test closes its page has no body
-      // left to read (an unhandled rejection failed the whole file on a
-      // loaded machine). One that fails during a test counts as NaN bytes,
-      // so a byte budget over it fails rather than undercounts.
-      fetched.push({ path, bytes: Number.NaN, error: String(error) });
-    }
-  });
-  await page.goto(`${harness.origin}/${query}`);
-  await page.waitForSelector(".model-search[data-mounted] .search-status");
-  await page.waitForSelector(".search-results, .model-search .empty");
-  return { page, fetched };
-}
+const openIndex = (context, query = "") => openSearch(harness, context, query);
 
 const status = (page) => page.locator(".model-search .search-status");
 const resultIds = (page) => page.locator(".search-results .search-result-id").allTextContents();
@@ -118,13 +97,6 @@ async function waitForResults(page, total, first) {
     { timeout: 5000 },
   );
 }
-async function waitForStatus(page, text) {
-  await page.waitForFunction(
-    (wanted) => document.querySelector(".model-search .search-status")?.textContent === wanted,
-    text,
-    { timeout: 5000 },
-  );
-}
 
 describe("model search", () => {
   test("starts with the first page of all models, from the manifest and one listing page", async () => {
@@ -137,7 +109,8 @@ describe("model search", () => {
     assert.deepEqual(await resultIds(page), ids(models.slice(0, manifest.page_size)));
     assert.deepEqual(
       fetched.map((f) => f.path),
-      ["/search/index.json", "/search/all/downloads/1.json"],
+      // The manifest, the facets' values for the filters, the first page.
+      ["/search/index.json", "/search/facets.json", "/search/all/downloads/1.json"],
     );
     const manifestText = readFileSync(join(DIST, "search/index.json"), "utf8");
     assert.ok(!models.some((m) => manifestText.includes(`"${m.id}"`)), "the manifest names no model");
@@ -427,22 +400,8 @@ describe("model search", () => {
   test("the home page and a query's page do not shift as the search replaces the listing (CLS at most 0.05)", async () => {
     const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
     for (const query of ["", "?q=llama", "?tag=en"]) {
-      const page = await context.newPage();
-      await page.addInitScript(() => {
-        window.__shifts = [];
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) {
-            if (!entry.hadRecentInput) window.__shifts.push(entry.value);
-          }
-        }).observe({ type: "layout-shift", buffered: true });
-      });
-      await page.goto(`${harness.origin}/${query}`);
-      await page.waitForSelector(".search-results");
-      // Figures and late rows settle; then whatever shifted has been recorded.
-      await page.waitForTimeout(600);
-      const cls = await page.evaluate(() => window.__shifts.reduce((sum, value) => sum + value, 0));
+      const cls = await layoutShift(harness, context, query);
       assert.ok(cls <= 0.05, `${query || "/"}: cumulative layout shift ${cls.toFixed(3)}`);
-      await page.close();
     }
     await context.close();
   });

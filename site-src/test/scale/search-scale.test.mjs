@@ -189,4 +189,44 @@ describe(`search over a synthetic hub`, () => {
     t.diagnostic(`${task}: ${want.length} models; ${visitor.bytes()} bytes in all`);
     await visitor.context.close();
   });
+
+  test("combined facet filters cost a cold visitor at most 300 KB, and every result passes them", async (t) => {
+    const byId = new Map(models.map((m) => [m.id, m]));
+    const common = (kind) => {
+      const counts = new Map();
+      for (const m of models) for (const v of m.facets[kind]) counts.set(v, (counts.get(v) ?? 0) + 1);
+      return [...counts].sort((a, b) => b[1] - a[1]).map(([v]) => v);
+    };
+    const [language, second] = common("languages");
+    const [license, rare] = [common("licenses")[0], common("licenses").at(-1)];
+    // Two common values that seldom go together: a scan by name reads
+    // the smaller one's pages until its byte budget is spent.
+    const rarePair = common("languages")
+      .slice(0, 6)
+      .flatMap((l) => common("licenses").slice(0, 6).map((c) => ({ language: l, license: c })))
+      .map((pair) => ({ ...pair, both: models.filter((m) => m.facets.languages.includes(pair.language) && m.facets.licenses.includes(pair.license)).length }))
+      .sort((a, b) => a.both - b.both)[0];
+    const queries = [
+      { language: rarePair.language, license: rarePair.license, sort: "name" },
+      { language, license, task: "text-generation" },
+      { language: second, license: rare, sort: "name" },
+      { language, license, sort: "updated" },
+      { language: second, license, sort: "name" },
+    ];
+    for (const filters of queries) {
+      const query = `?${new URLSearchParams(filters)}`;
+      const { context, page, fetched, bytes } = await coldVisitor(query);
+      await settle(page, fetched);
+      const shown = await resultIds(page);
+      for (const id of shown) {
+        const m = byId.get(id);
+        assert.ok(m.facets.languages.includes(filters.language) && m.facets.licenses.includes(filters.license), `${query}: ${id}`);
+        assert.ok(filters.task === undefined || m.task === filters.task, `${query}: ${id}`);
+      }
+      const status = await page.locator(".model-search .search-status").textContent();
+      t.diagnostic(`${query}: ${shown.length} shown (${status}), ${fetched.length} files, ${bytes()} bytes`);
+      assert.ok(bytes() <= BUDGET_BYTES, `${query}: ${bytes()} bytes`);
+      await context.close();
+    }
+  });
 });

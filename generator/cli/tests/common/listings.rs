@@ -61,6 +61,8 @@ pub struct Listed {
     pub downloads: u64,
     pub likes: u64,
     pub tags: Vec<String>,
+    /// The record's `lastModified`, as written.
+    pub updated: Option<String>,
 }
 
 impl Listed {
@@ -122,6 +124,7 @@ pub fn listed_models(models: &Path) -> Vec<Listed> {
             downloads: record["downloads"].as_u64().unwrap_or(0),
             likes: record["likes"].as_u64().unwrap_or(0),
             tags: record["tags"].as_array().map(|t| t.iter().map(|t| t.as_str().unwrap().to_owned()).collect()).unwrap_or_default(),
+            updated: text("lastModified"),
         });
     }
     all.sort_by(|a, b| name_order(&a.id, &b.id));

@@ -27,10 +27,11 @@ use crate::tree::{TreeBlock, TOP_DERIVATIVES};
 pub use evals::{EvalsView, InputView};
 pub use files::{path_problem, resolve_url, FilesView};
 pub use license::LicenseView;
+pub use tags::language_tags;
 pub use numbers::{compact, counted, day_of, popularity_class, popularity_label};
 pub(crate) use numbers::{binary_bytes_text, bytes_text, params_text};
 pub use spaces::SpacesView;
-pub use tags::{filter_tags, tag_file_name, TagGroup};
+pub use tags::{filter_tags, search_url, tag_file_name, TagGroup};
 
 /// File rows on the model page; more go to the files page (`<id>/files/`).
 pub const FILES_ON_PAGE: usize = 50;
@@ -176,7 +177,7 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
     let meta = record.card_meta();
     let safetensors = record.safetensors.get();
     let gguf = gguf_facts(input.gguf, record.gguf.get());
-    let parameters = safetensors.map(|s| s.total).filter(|n| *n > 0).or(gguf.parameters).map(params_text);
+    let parameters = parameter_count(record, input.gguf).map(params_text);
     let sibling_size = files::total_size(&record.siblings);
     let gguf_size = {
         let files = input.gguf.groups.iter().flat_map(|g| &g.files).chain(&input.gguf.unlabelled).chain(&input.gguf.projectors);
@@ -221,6 +222,12 @@ pub fn model_facts(input: &FactsInput<'_>, file_rows: usize) -> ModelFacts {
         inputs: evals::inputs_view(&record.widget_data),
         spaces: spaces::spaces_view(record.spaces.get().map_or(&[], Vec::as_slice), hub),
     }
+}
+
+/// The model's parameter count: the safetensors total, else the GGUF
+/// header's (the model's own files first, else the record's `gguf`).
+pub fn parameter_count(record: &modelpages_record::ModelRecord, gguf: &GgufFiles) -> Option<u64> {
+    record.safetensors.get().map(|s| s.total).filter(|n| *n > 0).or_else(|| gguf_facts(gguf, record.gguf.get()).parameters)
 }
 
 /// What a GGUF model's headers say: those the build read from the model's

@@ -110,6 +110,17 @@ fn is_language(tag: &str, card_languages: &[String]) -> bool {
     LANGUAGE_CODES.binary_search(&tag).is_ok() || card_languages.iter().any(|l| l == tag)
 }
 
+/// The filter tags among `filters` that the page groups under Languages
+/// (the same test `tag_groups` applies, in the same order), for the
+/// search's language facet.
+pub fn language_tags<'t>(filters: impl IntoIterator<Item = &'t str>, card_languages: &[String]) -> Vec<&'t str> {
+    filters
+        .into_iter()
+        .filter(|t| !t.starts_with("license:") && !t.starts_with("dataset:") && arxiv_id(t).is_none())
+        .filter(|t| library_label(t).is_none() && is_language(t, card_languages))
+        .collect()
+}
+
 /// Most tags a model is listed under as filters: a record with thousands of
 /// tags weighs no more on the listings than one with a few hundred.
 pub const MAX_FILTER_TAGS: usize = 200;

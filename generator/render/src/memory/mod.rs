@@ -124,6 +124,16 @@ impl MemoryEstimate {
         }
         self.rows.iter().find(|r| r.is_default)?.needs.first()?.fits_gb
     }
+
+    /// The smallest memory size any row fits in at the first context shown
+    /// (the smallest quantization or precision that runs): what the
+    /// search's "fits in" filter asks. `None` as for [`Self::fits_in_gb`].
+    pub fn smallest_fit_gb(&self) -> Option<u32> {
+        if matches!(self.kv, KvCache::Unknown(_)) {
+            return None;
+        }
+        self.rows.iter().filter_map(|r| r.needs.first()?.fits_gb).min()
+    }
 }
 
 /// The memory estimate of the model `record` describes, with its GGUF

@@ -45,6 +45,8 @@ fn grouped_query_attention_by_hand_llama_3_8b() {
     // 4-bit: 4,015,130,624 + 536,870,912 = 4,552,001,536.
     assert_eq!(needs(&e.rows[2])[0], (4_552_001_536, Some(8)));
     assert_eq!(e.fits_in_gb(), Some(16));
+    // The 4-bit row is the smallest that runs: 8 GB.
+    assert_eq!(e.smallest_fit_gb(), Some(8));
 }
 
 /// Llama-2-7B: multi-head attention, one KV head per attention head (32
@@ -136,6 +138,7 @@ fn what_is_missing_is_said_not_guessed() {
     assert_eq!(e.kv, KvCache::Unknown(vec![ShapePart::Layers, ShapePart::HeadSize]));
     assert_eq!(needs(&e.rows[0]), [(2_000_000_000, Some(8))], "the weights alone");
     assert_eq!(e.fits_in_gb(), None, "no size is claimed without the KV cache");
+    assert_eq!(e.smallest_fit_gb(), None);
     let view = memory_view(&e);
     assert_eq!(view.missing.as_deref(), Some("the number of layers and the head size"));
     assert_eq!(view.columns, ["Weights alone"]);

@@ -236,6 +236,7 @@ mod tests {
                 created: None,
                 updated: None,
                 filters: Default::default(),
+                facets: Default::default(),
         };
         Box::new(ModelEntry::new(row, [0; 32], summary, Vec::new()))
     }

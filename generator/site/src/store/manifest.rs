@@ -33,7 +33,7 @@ use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, 
 /// Version 12: listing rows keep the record's `createdAt` and
 /// `lastModified`, which the change feeds show, and the model's filter
 /// tags, which the search's tag listings list it under.
-const VERSION: u32 = 12;
+const VERSION: u32 = 13;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;
@@ -419,6 +419,13 @@ mod tests {
                 created: Some(i as i64),
                 updated: None,
                 filters: ["license:mit", "en"].into_iter().collect(),
+                facets: modelpages_render::SearchFacets {
+                    languages: ["en"].into_iter().collect(),
+                    licenses: ["mit"].into_iter().collect(),
+                    params: Some(3),
+                    fits: Some(1),
+                    ..Default::default()
+                },
         };
         ModelEntry::new(row, [i as u8; 32], summary, vec![format!("ns/m{i}/index.html"), format!("api/models/ns/m{i}.json")])
     }

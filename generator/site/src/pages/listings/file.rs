@@ -104,10 +104,25 @@ pub fn row_key(summary: &ModelSummary) -> ListingKey {
     for tag in summary.tags.iter() {
         hasher.str(tag);
     }
+    // What the search's rows show of its facets.
+    let facets = &summary.facets;
+    for values in [&facets.languages, &facets.licenses, &facets.providers] {
+        hasher.num(values.iter().count() as u64);
+        for value in values.iter() {
+            hasher.str(value);
+        }
+    }
+    hasher.opt_num(facets.params.map(u64::from)).opt_num(facets.fits.map(u64::from)).opt_num(updated_day(summary).map(|d| d as u64));
     hasher.finish()
 }
 
 /// The key of a model's downloads and likes, for files that show them.
 pub fn counts_key(summary: &ModelSummary) -> ListingKey {
     KeyHasher::new("counts").str(&summary.id).opt_num(summary.downloads).opt_num(summary.likes).finish()
+}
+
+/// The day (since the epoch) of a model's `lastModified`, the figure the
+/// search's rows show and its order by recency sorts by.
+pub fn updated_day(summary: &ModelSummary) -> Option<i64> {
+    summary.updated.map(|t| t.div_euclid(86_400))
 }

@@ -9,6 +9,7 @@
 //! |---|---|---|---|
 //! | task | `tasks/<key>/models/` | `tasks/<key>/models/<id>/` | `tasks/<key>/index/<L>/`, `.../<L>/<id>/` |
 //! | library | `libraries/<key>/models/` | likewise | likewise |
+//! | facet value | `facets/<kind>/<value>/models/` | likewise | likewise |
 //! | namespace | `<ns>/` | `<ns>/-/models/<name>/` | `<ns>/-/index/<L>/`, `.../<L>/<name>/` |
 //! | namespace index | `namespaces/` | `namespaces/from/<ns>/` | `namespaces/index/<L>/`, `.../<L>/<ns>/` |
 //!
@@ -57,6 +58,11 @@ impl KeyedFolder {
 
     pub fn library(key: &str) -> KeyedFolder {
         Self::under(&format!("libraries/{key}/"))
+    }
+
+    /// A search facet's value (`kind` as paths name it, `name` its folder).
+    pub fn facet(kind: &str, name: &str) -> KeyedFolder {
+        Self::under(&format!("facets/{kind}/{name}/"))
     }
 
     fn under(front: &str) -> KeyedFolder {

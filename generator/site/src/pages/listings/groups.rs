@@ -11,7 +11,7 @@ use modelpages_render::{ModelSummary, RowLabels, SiteInfo, Templates};
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
-use super::file::{counts_key, row_key, KeyHasher};
+use super::file::{counts_key, row_key, updated_day, KeyHasher};
 use crate::pages::tasks::{Task, TaskCatalogue};
 use crate::settings::ListingSettings;
 use crate::store::manifest::ListingKey;
@@ -76,6 +76,64 @@ pub struct Groups<'a> {
     /// Every filter tag (`ModelSummary::filters`) with the models listed
     /// under it, by tag.
     pub tags: Vec<(&'a str, Ranks)>,
+    /// Every value of every search facet with its models, by kind, then
+    /// value (see [`FacetKind`]).
+    pub facets: Vec<FacetGroup<'a>>,
+}
+
+/// What the search filters by besides task, library, namespace and tag
+/// (`ModelSummary::facets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FacetKind {
+    Language,
+    License,
+    Provider,
+    /// A parameter class (`PARAM_BOUNDS`).
+    Params,
+    /// The smallest memory size a model fits in (`MEMORY_SIZES_GB`).
+    Fits,
+}
+
+impl FacetKind {
+    pub const ALL: [FacetKind; 5] = [FacetKind::Language, FacetKind::License, FacetKind::Provider, FacetKind::Params, FacetKind::Fits];
+
+    /// As named in paths and in the facets file.
+    pub fn name(self) -> &'static str {
+        match self {
+            FacetKind::Language => "language",
+            FacetKind::License => "license",
+            FacetKind::Provider => "provider",
+            FacetKind::Params => "params",
+            FacetKind::Fits => "fits",
+        }
+    }
+
+    /// Whether its values are tags with listings by name of their own
+    /// (`search/tag/...`: a language is its tag, a licence `license:<id>`),
+    /// so its facet scopes need only their ranked pages.
+    pub fn listed_as_tag(self) -> bool {
+        matches!(self, FacetKind::Language | FacetKind::License)
+    }
+}
+
+/// One value of a facet and its models.
+pub struct FacetGroup<'a> {
+    pub kind: FacetKind,
+    /// The value as the rows write it: a language, a licence id, a
+    /// provider, or a class's index.
+    pub value: std::borrow::Cow<'a, str>,
+    pub ranks: Ranks,
+}
+
+impl FacetGroup<'_> {
+    /// Its folder under `search/facet/<kind>/`: a class's index, or the
+    /// value as a tag's folder is named (`tag_file_name`).
+    pub fn file_name(&self) -> String {
+        match self.kind {
+            FacetKind::Params | FacetKind::Fits => self.value.to_string(),
+            _ => modelpages_render::tag_file_name(&self.value).expect("facet values are listable"),
+        }
+    }
 }
 
 impl<'a> Groups<'a> {
@@ -90,8 +148,22 @@ impl<'a> Groups<'a> {
         let mut by_pair: HashMap<(usize, usize), Ranks> = HashMap::new();
         let mut namespaces: Vec<(&'a str, Ranks)> = Vec::new();
         let mut by_tag: HashMap<&'a str, Ranks> = HashMap::new();
+        let mut by_value: HashMap<(FacetKind, &'a str), Ranks> = HashMap::new();
+        let mut by_class: HashMap<(FacetKind, u8), Ranks> = HashMap::new();
         for (rank, summary) in models.iter().enumerate() {
             let rank = rank as u32;
+            let facets = &summary.facets;
+            let valued = [(FacetKind::Language, &facets.languages), (FacetKind::License, &facets.licenses), (FacetKind::Provider, &facets.providers)];
+            for (kind, values) in valued {
+                for value in values.iter() {
+                    by_value.entry((kind, value)).or_default().push(rank);
+                }
+            }
+            for (kind, class) in [(FacetKind::Params, facets.params), (FacetKind::Fits, facets.fits)] {
+                if let Some(class) = class {
+                    by_class.entry((kind, class)).or_default().push(rank);
+                }
+            }
             for tag in summary.filters.iter() {
                 by_tag.entry(tag).or_default().push(rank);
             }
@@ -127,7 +199,13 @@ impl<'a> Groups<'a> {
         pairs.sort_unstable_by_key(|(pair, _)| *pair);
         let mut tags: Vec<(&'a str, Ranks)> = by_tag.into_iter().collect();
         tags.par_sort_unstable_by_key(|(tag, _)| *tag);
-        Groups { rows, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags }
+        let mut facets: Vec<FacetGroup<'a>> = by_value
+            .into_iter()
+            .map(|((kind, value), ranks)| FacetGroup { kind, value: value.into(), ranks })
+            .chain(by_class.into_iter().map(|((kind, class), ranks)| FacetGroup { kind, value: class.to_string().into(), ranks }))
+            .collect();
+        facets.sort_unstable_by(|a, b| (a.kind, a.value.len(), &a.value).cmp(&(b.kind, b.value.len(), &b.value)));
+        Groups { rows, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags, facets }
     }
 
     /// The key of a run of models as a page by name shows them.
@@ -154,16 +232,21 @@ pub enum Ranking {
     Downloads,
     /// Most liked first, then most downloaded.
     Likes,
+    /// Most recently modified first, by day (the record's `lastModified`,
+    /// which moves only when the model changes), then by name: an order
+    /// that downloads moving leaves as it is.
+    Updated,
 }
 
 impl Ranking {
-    pub const ALL: [Ranking; 2] = [Ranking::Downloads, Ranking::Likes];
+    pub const ALL: [Ranking; 3] = [Ranking::Downloads, Ranking::Likes, Ranking::Updated];
 
     /// As named in paths.
     pub fn name(self) -> &'static str {
         match self {
             Ranking::Downloads => "downloads",
             Ranking::Likes => "likes",
+            Ranking::Updated => "updated",
         }
     }
 
@@ -174,6 +257,7 @@ impl Ranking {
         let first = match self {
             Ranking::Downloads => downloads(),
             Ranking::Likes => y.likes.unwrap_or(0).cmp(&x.likes.unwrap_or(0)).then_with(downloads),
+            Ranking::Updated => updated_day(y).cmp(&updated_day(x)),
         };
         first.then(a.cmp(&b))
     }
@@ -217,5 +301,16 @@ mod tests {
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Downloads, 2), [0, 1]);
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Likes, 10), [1, 3, 2, 0]);
         assert!(top_by(&refs, &[0, 1], Ranking::Likes, 0).is_empty());
+    }
+
+    /// By recency: the day of `lastModified`, latest first, then by name;
+    /// the time of day and the downloads do not count, unknown days last.
+    #[test]
+    fn recency_ranks_by_day_then_name() {
+        let day = 86_400;
+        let at = |id: &str, downloads: u64, updated: Option<i64>| ModelSummary { updated, ..summary(id, downloads, 0) };
+        let models = [at("a/a", 1, Some(10 * day + 5)), at("b/b", 9, Some(10 * day + 80_000)), at("c/c", 5, Some(11 * day)), at("d/d", 7, None)];
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Updated, 10), [2, 0, 1, 3]);
     }
 }

@@ -1,6 +1,7 @@
-//! The listing pages: the home page, every task, library and namespace
-//! listing, the namespace index, the task and library indexes and the 404
-//! page.
+//! The listing pages: the home page, every task, library, namespace and
+//! facet listing (a search facet's value: `facets/<kind>/<value>/`, and
+//! `facets/`, which links them all), the namespace index, the task and
+//! library indexes and the 404 page.
 //!
 //! A task's or library's front page (`tasks/<key>/`) shows its
 //! `page_size` most downloaded models with their downloads (it changes
@@ -17,6 +18,7 @@
 //! feed goes is [`FeedScope`]'s).
 
 use modelpages_render::{
+    render_facet_page, render_facets_page, search_url, FacetIndexGroup, FacetLink, MEMORY_SIZES_GB, PARAM_BOUNDS,
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
     render_not_found_page, render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, ModelSummary,
     NamespaceListing, NamespacesPage, Pager, TaskListing,
@@ -24,7 +26,7 @@ use modelpages_render::{
 
 use super::file::{KeyHasher, ListingFile};
 use super::folders::{hash_links, paged_files, pages_from_front, stats_path, FeedScope, KeyedFolder, PageFile};
-use super::groups::{top_by, Groups, ListingInput, Ranking};
+use super::groups::{top_by, FacetGroup, FacetKind, Groups, ListingInput, Ranking};
 use crate::pages::libraries::library_link;
 
 /// What a model listing is of.
@@ -33,6 +35,7 @@ enum Subject {
     Task(modelpages_render::TaskLink),
     Library(modelpages_render::LibraryLink),
     Namespace(String),
+    Facet(FacetLink),
 }
 
 impl Subject {
@@ -41,6 +44,7 @@ impl Subject {
             Subject::Task(t) => format!("task {}", t.key),
             Subject::Library(l) => format!("library {}", l.key),
             Subject::Namespace(ns) => format!("namespace {ns}"),
+            Subject::Facet(f) => format!("facet {} {}", f.page_url, f.label),
         }
     }
 
@@ -48,7 +52,7 @@ impl Subject {
     fn feed(&self, site: &modelpages_render::SiteInfo) -> Option<FeedLink> {
         let scope = match self {
             Subject::Task(t) => FeedScope::Task(&t.key, &t.name),
-            Subject::Library(_) => return None,
+            Subject::Library(_) | Subject::Facet(_) => return None,
             Subject::Namespace(ns) => FeedScope::Namespace(ns),
         };
         Some(scope.link(&site.base_path, &site.title))
@@ -60,6 +64,7 @@ impl Subject {
             Subject::Task(task) => render_task_page(templates, site, task, page),
             Subject::Library(library) => render_library_page(templates, site, library, page),
             Subject::Namespace(ns) => render_namespace_page(templates, site, ns, page),
+            Subject::Facet(facet) => render_facet_page(templates, site, facet, page),
         }
     }
 }
@@ -132,8 +137,79 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     for (namespace, ranks) in &groups.namespaces {
         namespace_listing(input, groups, namespace, ranks, &mut files);
     }
+    facet_listings(input, groups, &mut files);
     namespace_index(input, groups, &mut files);
     files
+}
+
+/// Parameters as a size is written: 500M, 1B, 12B.
+fn params_text(n: u64) -> String {
+    if n >= 1_000_000_000 {
+        format!("{}B", n / 1_000_000_000)
+    } else {
+        format!("{}M", n / 1_000_000)
+    }
+}
+
+/// A facet value's link: what it is called, its pages, its search.
+fn facet_link(site: &modelpages_render::SiteInfo, group: &FacetGroup<'_>) -> FacetLink {
+    let index = |c: &str| c.parse::<usize>().expect("a class");
+    let (kind, label, filter) = match group.kind {
+        FacetKind::Language => ("Language", group.value.to_string(), ("language", group.value.to_string())),
+        FacetKind::License => ("Licence", group.value.to_string(), ("license", group.value.to_string())),
+        FacetKind::Provider => ("Provider", group.value.to_string(), ("provider", group.value.to_string())),
+        FacetKind::Params => {
+            let c = index(&group.value);
+            let label = match (c.checked_sub(1).map(|b| PARAM_BOUNDS[b]), PARAM_BOUNDS.get(c)) {
+                (None, Some(high)) => format!("below {}", params_text(*high)),
+                (Some(low), Some(high)) => format!("{} to {}", params_text(low), params_text(*high)),
+                (Some(low), None) => format!("{} and more", params_text(low)),
+                (None, None) => unreachable!("the classes have bounds"),
+            };
+            ("Parameters", label, ("params", format!("{c}-{c}")))
+        }
+        FacetKind::Fits => {
+            let c = index(&group.value);
+            let label = match c.checked_sub(1) {
+                None => format!("fits in {} GB", MEMORY_SIZES_GB[c]),
+                Some(below) => format!("fits in {} GB, not in {} GB", MEMORY_SIZES_GB[c], MEMORY_SIZES_GB[below]),
+            };
+            ("Memory", label, ("fits", MEMORY_SIZES_GB[c].to_string()))
+        }
+    };
+    FacetLink {
+        kind: kind.into(),
+        label,
+        page_url: format!("{}facets/{}/{}/", site.base_path, group.kind.name(), group.file_name()),
+        search_url: search_url(&site.base_path, filter.0, &filter.1),
+    }
+}
+
+/// Every facet value's pages (as a library's: its most downloaded, then
+/// its pages by name) and `facets/`, which links them all.
+fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files: &mut Vec<ListingFile<'a>>) {
+    let site = input.site;
+    let mut index: Vec<FacetIndexGroup> = Vec::new();
+    let mut key = KeyHasher::new("facets");
+    for group in &groups.facets {
+        let link = facet_link(site, group);
+        key.str(&link.page_url).str(&link.label).num(group.ranks.len() as u64);
+        match index.last_mut() {
+            Some(last) if last.kind == link.kind => last.values.push((link.clone(), group.ranks.len())),
+            _ => index.push(FacetIndexGroup { kind: link.kind.clone(), values: vec![(link.clone(), group.ranks.len())] }),
+        }
+        let front = format!("facets/{}/{}/", group.kind.name(), group.file_name());
+        let folder = KeyedFolder::facet(group.kind.name(), &group.file_name());
+        ranked_listing(input, groups, Subject::Facet(link), &group.ranks, folder, front, files);
+    }
+    // Most common first within each facet but the classes, which go by size.
+    for group in &mut index {
+        if group.kind != "Parameters" && group.kind != "Memory" {
+            group.values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.label.cmp(&b.0.label)));
+        }
+    }
+    let templates = input.templates;
+    files.push(ListingFile::lazy("facets/index.html".into(), key.finish(), move || Ok(render_facets_page(templates, site, &index)?.into_bytes())));
 }
 
 /// A task's or library's pages: its front page, with its most downloaded

@@ -1,7 +1,9 @@
 //! The listings the search island pages through when no words are typed,
 //! for the scopes `all`, `task/<key>`, `library/<key>`,
-//! `task-library/<task>/<library>`, `namespace/<name>` and `tag/<name>`
-//! (a filter tag, named by `tag_file_name`: `tag/license~3amit`).
+//! `task-library/<task>/<library>`, `namespace/<name>`, `tag/<name>`
+//! (a filter tag, named by `tag_file_name`: `tag/license~3amit`) and
+//! `facet/<kind>/<value>` (a facet's value: `facet/language/de`,
+//! `facet/params/3`; see `groups::FacetKind`).
 //!
 //! By name, every model: `search/<scope>/name/first.json`, then
 //! `search/<scope>/name/from/<id>.json`, cut at content-defined boundaries
@@ -11,7 +13,8 @@
 //!
 //! ```json
 //! {"count": 45123, "previous": null, "next": "from/org/model-b.json",
-//!  "strings": ["text-generation", "transformers"], "models": [["ns/name", task, library], ...]}
+//!  "strings": ["text-generation", "transformers", "en", "mit"],
+//!  "models": [["ns/name", task, library, [[2], [3], [], 3, 0, 20210]], ...]}
 //! ```
 //!
 //! (`count`, the scope's size, on the first page only, and for a namespace
@@ -22,15 +25,24 @@
 //! first page has no `count` and its pages no `previous`, so that a model
 //! added rewrites one page of each of its tags (two when it starts a page).
 //!
-//! By downloads and by likes, the first `ranked_models` of every scope but
-//! the namespaces' and the tags' (the island sorts those, reading their
-//! pages by name and their figures from the stats files): `search/<scope>/<order>/<n>.json`, numbered pages of
-//! `search_page_size`, which change with the downloads (a scope that fits
-//! on one page has only its page by downloads: the island sorts it). A
-//! namespace's models are sorted by the island from its stats file.
+//! Every row ends with its model's facets (`shards::FacetCodes`):
+//! languages, licences and providers as indexes into `strings`, then its
+//! parameter class, memory class and the day of its `lastModified` (-1 for
+//! none), so the island filters any listing by any facet exactly. A
+//! facet's pages by name, like a tag's, have no count and no previous
+//! page; languages and licences have none of their own (their tags' serve).
+//!
+//! By downloads, by likes and by recency (`updated`), the first
+//! `ranked_models` of every scope but the namespaces' and the tags' (the
+//! island sorts those, reading their pages by name and their figures from
+//! the stats files): `search/<scope>/<order>/<n>.json`, numbered pages of
+//! `search_page_size` (a scope that fits on one page has only its page by
+//! downloads: the island sorts it). Pages by downloads and likes change
+//! with the figures; pages by recency show none (rows as by name), so they
+//! change only when a model of theirs is added, removed or modified.
 //!
 //! ```json
-//! {"page": 1, "pages": 2, "strings": [...], "models": [["ns/name", downloads, likes, task, library], ...]}
+//! {"page": 1, "pages": 2, "strings": [...], "models": [["ns/name", downloads, likes, task, library, facets], ...]}
 //! ```
 //!
 //! Task and library are indexes into `strings`, -1 for none.
@@ -41,7 +53,9 @@ use std::sync::Arc;
 use modelpages_render::tag_file_name;
 use serde::Serialize;
 
-use super::shards::StringTable;
+use modelpages_render::ModelSummary;
+
+use super::shards::{FacetCodes, StringTable};
 use crate::pages::listings::file::{KeyHasher, ListingFile};
 use crate::pages::listings::folders::{stats_bucket, stats_path, PAGE_SPREAD};
 use crate::pages::listings::groups::{top_by, Groups, ListingInput, Ranking};
@@ -56,17 +70,22 @@ struct NameDoc<'a> {
     previous: Option<String>,
     next: Option<String>,
     strings: Vec<Cow<'a, str>>,
-    models: Vec<(&'a str, i64, i64)>,
+    models: Vec<NameRow<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     buckets: Option<Vec<usize>>,
 }
 
+/// A model of a page by name, or by recency: id, task, library, facets.
+type NameRow<'a> = (&'a str, i64, i64, FacetCodes);
+/// A model of a page by downloads or likes: id, downloads, likes, task, library, facets.
+type FigureRow<'a> = (&'a str, u64, u64, i64, i64, FacetCodes);
+
 #[derive(Serialize)]
-struct RankedDoc<'a> {
+struct RankedDoc<'a, Row> {
     page: usize,
     pages: usize,
-    strings: Vec<std::borrow::Cow<'a, str>>,
-    models: Vec<(&'a str, u64, u64, i64, i64)>,
+    strings: Vec<Cow<'a, str>>,
+    models: Vec<Row>,
 }
 
 /// The files of every listing.
@@ -85,10 +104,17 @@ pub fn list_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, all: 
     }));
     // `filters` only holds tags that have a file name.
     scopes.extend(groups.tags.iter().filter_map(|(tag, r)| Some((format!("tag/{}", tag_file_name(tag)?), r.as_slice(), Figures::PerModel))));
+    // A language's or licence's models by name are its tag's.
+    scopes.extend(groups.facets.iter().map(|f| {
+        let scope = format!("facet/{}/{}", f.kind.name(), f.file_name());
+        (scope, f.ranks.as_slice(), Figures::Facet { by_name: !f.kind.listed_as_tag() })
+    }));
     let mut files = Vec::new();
     for (scope, ranks, figures) in scopes {
-        let is_ranked = matches!(figures, Figures::Ranked);
-        name_pages(input, groups, &scope, ranks, figures, &mut files);
+        let is_ranked = matches!(figures, Figures::Ranked | Figures::Facet { .. });
+        if !matches!(figures, Figures::Facet { by_name: false }) {
+            name_pages(input, groups, &scope, ranks, figures, &mut files);
+        }
         if is_ranked {
             ranked_pages(input, groups, &scope, ranks, &mut files);
         }
@@ -105,6 +131,9 @@ enum Figures {
     Namespace(String),
     /// In each model's stats file, named row by row.
     PerModel,
+    /// In the ranked pages of a facet's value, whose pages by name (when
+    /// it has its own, `by_name`) hold no count, as a tag's do not.
+    Facet { by_name: bool },
 }
 
 /// A scope's pages by name.
@@ -117,6 +146,9 @@ fn name_pages<'a>(
     files: &mut Vec<ListingFile<'a>>,
 ) {
     let per_model = matches!(figures, Figures::PerModel);
+    // A tag's or facet's count would rewrite its first page on every add
+    // and removal; the facets file counts a facet's models.
+    let uncounted = matches!(figures, Figures::PerModel | Figures::Facet { .. });
     let stats = match figures {
         Figures::Namespace(path) => Some(path),
         _ => None,
@@ -128,14 +160,12 @@ fn name_pages<'a>(
     let name = |run: usize| if run == 0 { "first.json".to_owned() } else { format!("from/{}.json", id(runs[run].start)) };
     for (n, run) in runs.iter().enumerate() {
         let rows = &ranks[run.clone()];
-        // A tag's count would rewrite its first page on every add and
-        // removal; the island counts the pages it reads instead.
-        let count = (n == 0 && !per_model).then_some(ranks.len());
+        let count = (n == 0 && !uncounted).then_some(ranks.len());
         let stats = stats.clone().filter(|_| n == 0);
         // The island reads a tag's pages from the first on, so they name
         // no previous page: a page cut in two by a model added rewrites
         // the page before it and the new one, not the page after too.
-        let previous = (n > 0 && !per_model).then(|| name(n - 1));
+        let previous = (n > 0 && !uncounted).then(|| name(n - 1));
         let next = (n + 1 < runs.len()).then(|| name(n + 1));
         let mut key = KeyHasher::new(if per_model { "search names with buckets" } else { "search names" });
         key.num(stats_files as u64).opt_num(count.map(|c| c as u64)).opt_str(stats.as_deref()).opt_str(previous.as_deref()).opt_str(next.as_deref());
@@ -143,13 +173,7 @@ fn name_pages<'a>(
         files.push(ListingFile::lazy(format!("search/{scope}/name/{}", name(n)), key.finish(), move || {
             let mut table = StringTable::default();
             let buckets = per_model.then(|| rows.iter().map(|&r| stats_bucket(&models[r as usize].id, stats_files)).collect());
-            let models = rows
-                .iter()
-                .map(|&r| {
-                    let m = models[r as usize];
-                    (m.id.as_str(), table.index(m.task.as_deref()), table.index(m.library.as_deref()))
-                })
-                .collect();
+            let models = name_rows(&mut table, models, rows);
             let doc =
                 NameDoc { count, stats: stats.clone(), previous: previous.clone(), next: next.clone(), strings: table.strings, models, buckets };
             Ok(serde_json::to_vec(&doc).expect("listings serialise"))
@@ -157,33 +181,56 @@ fn name_pages<'a>(
     }
 }
 
-/// A scope's first `ranked_models` by downloads and by likes.
+/// The rows of a page by name or by recency, their strings in `table`.
+fn name_rows<'a>(table: &mut StringTable<'a>, models: &[&'a ModelSummary], rows: &[u32]) -> Vec<NameRow<'a>> {
+    rows.iter()
+        .map(|&r| {
+            let m = models[r as usize];
+            (m.id.as_str(), table.index(m.task.as_deref()), table.index(m.library.as_deref()), table.facets(m))
+        })
+        .collect()
+}
+
+/// A scope's first `ranked_models` by downloads, by likes and by recency.
+/// Pages by recency show no figures, as pages by name do not: their order
+/// and rows stay as they are while the downloads move.
 fn ranked_pages<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, scope: &str, ranks: &'a [u32], files: &mut Vec<ListingFile<'a>>) {
     let per_page = input.settings.search_page_size;
+    let models = input.models;
     for order in Ranking::ALL {
         if order != Ranking::Downloads && ranks.len() <= per_page {
             continue;
         }
-        let listed: Arc<[u32]> = top_by(input.models, ranks, order, input.settings.ranked_models).into();
+        let listed: Arc<[u32]> = top_by(models, ranks, order, input.settings.ranked_models).into();
         let pages = listed.len().div_ceil(per_page).max(1);
         for page in 1..=pages {
             let rows = (page - 1) * per_page..(page * per_page).min(listed.len());
-            let mut key = KeyHasher::new("search ranked");
+            let mut key = KeyHasher::new(if order == Ranking::Updated { "search recent" } else { "search ranked" });
             key.num(page as u64).num(pages as u64);
-            groups.ranked_key(&mut key, input.models, &listed[rows.clone()]);
+            if order == Ranking::Updated {
+                groups.rows_key(&mut key, &listed[rows.clone()]);
+            } else {
+                groups.ranked_key(&mut key, models, &listed[rows.clone()]);
+            }
             let listed = Arc::clone(&listed);
             files.push(ListingFile::lazy(format!("search/{scope}/{}/{page}.json", order.name()), key.finish(), move || {
                 let mut table = StringTable::default();
-                let models = listed[rows.clone()]
-                    .iter()
-                    .map(|&r| {
-                        let m = input.models[r as usize];
-                        let (task, library) = (table.index(m.task.as_deref()), table.index(m.library.as_deref()));
-                        (m.id.as_str(), m.downloads.unwrap_or(0), m.likes.unwrap_or(0), task, library)
-                    })
-                    .collect();
-                let doc = RankedDoc { page, pages, strings: table.strings, models };
-                Ok(serde_json::to_vec(&doc).expect("listings serialise"))
+                let rows = &listed[rows.clone()];
+                let bytes = if order == Ranking::Updated {
+                    let models = name_rows(&mut table, models, rows);
+                    serde_json::to_vec(&RankedDoc { page, pages, strings: table.strings, models })
+                } else {
+                    let models: Vec<FigureRow<'a>> = rows
+                        .iter()
+                        .map(|&r| {
+                            let m = models[r as usize];
+                            let (task, library) = (table.index(m.task.as_deref()), table.index(m.library.as_deref()));
+                            (m.id.as_str(), m.downloads.unwrap_or(0), m.likes.unwrap_or(0), task, library, table.facets(m))
+                        })
+                        .collect();
+                    serde_json::to_vec(&RankedDoc { page, pages, strings: table.strings, models })
+                };
+                Ok(bytes.expect("listings serialise"))
             }));
         }
     }

@@ -17,10 +17,19 @@
 //!   library together, or of a namespace; by name (every model, in pages
 //!   named by their first id), and by downloads and by likes (the first
 //!   `ranked_models`, but for namespaces, which the island sorts from their
-//!   stats files).
+//!   stats files), and by recency (the first `ranked_models` by the day of
+//!   their `lastModified`, without figures).
+//! - `search/facets.json` ([`facets`]): every value of the facets
+//!   (language, licence, provider, parameter class, memory class) with its
+//!   count; `search/facet/<kind>/<value>/...`, each value's listings (its
+//!   ranked pages, and but for languages and licences, whose tags have
+//!   theirs, its pages by name). Every row of every listing and word file
+//!   carries its model's facets, so the island filters any of them by any
+//!   combination exactly.
 //!
 //! What the island does with them is said in `site-src/islands/search-data.ts`.
 
+pub mod facets;
 pub mod lists;
 pub mod manifest;
 pub mod shards;
@@ -60,7 +69,7 @@ impl SearchFiles {
     pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
         let capped = &self.capped;
         let roots: Vec<(&str, bool)> = self.tree.roots.iter().map(|r| (r.as_str(), capped(r))).collect();
-        let mut files = vec![manifest::manifest_file(input, groups, &roots)];
+        let mut files = vec![manifest::manifest_file(input, groups, &roots), facets::facets_file(groups)];
         files.extend(self.tree.shards.iter().map(|shard| shards::shard_file(shard, input.models, groups, capped)));
         files.extend(lists::list_files(input, groups, &self.all));
         files

@@ -5,7 +5,7 @@
 //!
 //! ```json
 //! {"prefix": "llava", "complete": true, "strings": ["image-text-to-text", "transformers", "gguf"],
-//!  "models": [["ns/name", task, library, [words]], ...]}
+//!  "models": [["ns/name", task, library, [words], facets], ...]}
 //! ```
 //!
 //! A larger node, `search/top/<first letter>/<prefix>.json`, names about
@@ -15,7 +15,7 @@
 //!
 //! ```json
 //! {"prefix": "lla", "complete": false, "about": 12000, "children": [["llam", true], ["llav", false]],
-//!  "strings": [...], "models": [["ns/name", downloads, likes, task, library, [words]], ...]}
+//!  "strings": [...], "models": [["ns/name", downloads, likes, task, library, [words], facets], ...]}
 //! ```
 //!
 //! So the word files hold no downloads and stay as they are while the
@@ -23,7 +23,8 @@
 //! down the trie is still one file a hop. Task and library are indexes into
 //! `strings` (-1 for none); `words` are indexes of the model's words that
 //! do not come from its id (the island takes those from the id itself), so
-//! the island can check every word of a query against a model it found by one.
+//! the island can check every word of a query against a model it found by one;
+//! `facets` as in the listings (see `lists`), so it can filter by them too.
 
 use std::borrow::Cow;
 
@@ -33,7 +34,7 @@ use serde::Serialize;
 
 use super::trie::Shard;
 use super::words::{model_words, words};
-use crate::pages::listings::file::{KeyHasher, ListingFile};
+use crate::pages::listings::file::{updated_day, KeyHasher, ListingFile};
 use crate::pages::listings::groups::Groups;
 
 /// Where the file of the node `prefix` is, relative to the site root: a
@@ -56,7 +57,21 @@ pub struct StringTable<'a> {
     index: std::collections::HashMap<&'a str, i64>,
 }
 
+/// A row's facets: its languages, licences and providers (indexes into
+/// `strings`), its parameter class, memory class and the day of its
+/// `lastModified` (-1 for none).
+pub type FacetCodes = (Vec<i64>, Vec<i64>, Vec<i64>, i64, i64, i64);
+
 impl<'a> StringTable<'a> {
+    /// The facets of `summary`, their strings added to the table.
+    pub fn facets(&mut self, summary: &'a ModelSummary) -> FacetCodes {
+        let facets = &summary.facets;
+        let mut list = |values: &'a modelpages_render::TagList| values.iter().map(|v| self.index(Some(v))).collect::<Vec<i64>>();
+        let (languages, licenses, providers) = (list(&facets.languages), list(&facets.licenses), list(&facets.providers));
+        let class = |c: Option<u8>| c.map_or(-1, i64::from);
+        (languages, licenses, providers, class(facets.params), class(facets.fits), updated_day(summary).unwrap_or(-1))
+    }
+
     pub fn index(&mut self, s: Option<&'a str>) -> i64 {
         let Some(s) = s else { return -1 };
         *self.index.entry(s).or_insert_with(|| {
@@ -66,10 +81,10 @@ impl<'a> StringTable<'a> {
     }
 }
 
-/// A leaf's model: id, task, library, the indexes of its other words.
-type LeafRow<'a> = (&'a str, i64, i64, Vec<i64>);
-/// A top's model: id, downloads, likes, task, library, other words.
-type TopRow<'a> = (&'a str, u64, u64, i64, i64, Vec<i64>);
+/// A leaf's model: id, task, library, the indexes of its other words, its facets.
+type LeafRow<'a> = (&'a str, i64, i64, Vec<i64>, FacetCodes);
+/// A top's model: id, downloads, likes, task, library, other words, facets.
+type TopRow<'a> = (&'a str, u64, u64, i64, i64, Vec<i64>, FacetCodes);
 
 #[derive(Serialize)]
 struct LeafDoc<'a> {
@@ -145,10 +160,11 @@ fn rows_json<'a>(shard: &'a Shard, models: &[&'a ModelSummary], top: Option<(u64
         let task = table.index(summary.task.as_deref());
         let library = table.index(summary.library.as_deref());
         let extra: Vec<i64> = words[(*from_id).min(words.len())..].iter().map(|w| table.index(Some(w.as_str()))).collect();
+        let facets = table.facets(summary);
         if top.is_some() {
-            top_rows.push((summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra));
+            top_rows.push((summary.id.as_str(), summary.downloads.unwrap_or(0), summary.likes.unwrap_or(0), task, library, extra, facets));
         } else {
-            leaf_rows.push((summary.id.as_str(), task, library, extra));
+            leaf_rows.push((summary.id.as_str(), task, library, extra, facets));
         }
     }
     let prefix = &shard.prefix;
