@@ -17,12 +17,13 @@ use crate::pages::listings::{by_name, listing_files, Groups, ListingInput};
 use crate::pages::model_tree::TreeScope;
 use crate::progress::Progress;
 use crate::settings::SiteSettings;
+use crate::site_sources::{SiteSources, DEFAULT_SITE_SOURCES};
 use crate::stage_timer::StageTimer;
 use crate::store::changes::{ChangeLog, PendingChanges};
 use crate::store::io_pool::with_io_threads;
 use crate::store::journal::{recover, Transaction};
-use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest};
-use crate::store::output::{lock_output, Staging};
+use crate::store::manifest::{global_hash, ListingKeys, Manifest};
+use crate::store::output::{lock_output, OutputFolder, Staging};
 use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
 use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
@@ -55,7 +56,7 @@ impl Default for BuildOptions {
         BuildOptions {
             models_dir: "models".into(),
             out_dir: "dist".into(),
-            site_src: "site-src".into(),
+            site_src: DEFAULT_SITE_SOURCES.into(),
             settings: SiteSettings::default(),
             settings_file: None,
             incremental: true,
@@ -88,7 +89,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let started = Instant::now();
     let started_ns = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let base_url = normalize_base_url(&options.settings.base_url)?;
-    let templates = Templates::load(&options.site_src.join("templates"))?;
+    let templates = Templates::load(&SiteSources::new(&options.site_src).templates())?;
     let assets = collect_assets(&options.site_src)?;
     let out = &options.out_dir;
     // Before anything is created: a folder of other files, or one of the
@@ -125,7 +126,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     };
     let had_previous = previous.is_some();
     let mut previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
-    let manifest_error = |source| BuildError::Manifest { path: manifest_path(out), source };
+    let manifest_error = |source| BuildError::Manifest { path: OutputFolder::new(out).manifest(), source };
     let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(manifest_error)?;
     timer.lap("survey, manifest");
     // A build that reads few models checks only the parts of the model
@@ -333,7 +334,7 @@ impl<I: Iterator> Iterator for ExactLen<I> {
 
 impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
-/// Stage 3: every file that lists models, made from the models' listing
+/// The listings stage: every file that lists models, made from the models' listing
 /// rows and written where its key changed (see [`crate::pages::listings`]).
 fn write_listings(
     renderer: &ModelRenderer<'_>,
@@ -428,7 +429,7 @@ pub struct CheckReport {
 /// too, with the same error.
 pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
     let base_url = normalize_base_url(&options.settings.base_url)?;
-    let templates = Templates::load(&options.site_src.join("templates"))?;
+    let templates = Templates::load(&SiteSources::new(&options.site_src).templates())?;
     let assets = collect_assets(&options.site_src)?;
     let site = site_info(&options.settings, &base_url, &assets);
     let survey = survey_models(&options.models_dir).map_err(BuildError::Models)?;

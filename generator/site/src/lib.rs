@@ -13,7 +13,8 @@
 //! written safely), then [`assets`], [`atomic_file`] (a small file replaced
 //! whole, synced), [`changed_list`] (`build --changed`),
 //! [`content_types`] (the media type of each kind of site file, for `serve`
-//! and `deploy`), [`corpus`] and [`progress`].
+//! and `deploy`), [`corpus`], [`progress`] and [`site_sources`] (every
+//! path into `site-src/`).
 //! ARCHITECTURE.md has the map.
 
 mod build;
@@ -28,6 +29,7 @@ pub mod corpus;
 mod pages;
 pub mod progress;
 pub mod settings;
+pub mod site_sources;
 mod store;
 
 // The crate's public paths, as they were before the modules were grouped.
@@ -41,4 +43,5 @@ pub use listings::write::ListingCounts;
 pub use error::BuildError;
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
+pub use site_sources::{SiteSources, DEFAULT_SITE_SOURCES};
 pub use settings::{CardImages, ListingSettings, SettingsError, SiteSettings, MAX_LISTING_FILE_BYTES, SETTINGS_FILE};

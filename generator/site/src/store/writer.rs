@@ -1,4 +1,4 @@
-//! Stage 4 of a build, writing: either a fresh tree swapped in whole
+//! The write stage of a build: either a fresh tree swapped in whole
 //! ([`Staging`]) or a few files changed in place ([`Transaction`]). The
 //! pipeline writes through [`SiteWriter`] and does not care which.
 //!
@@ -12,8 +12,8 @@ use std::path::Path;
 
 use crate::store::changes::{compare_live, Change, ChangeLog, LiveFile};
 use crate::store::journal::Transaction;
-use crate::store::manifest::{folder_identity, manifest_path, Manifest};
-use crate::store::output::{write_atomically, OutputError, Staging};
+use crate::store::manifest::{folder_identity, Manifest};
+use crate::store::output::{write_atomically, OutputError, OutputFolder, Staging};
 
 pub struct SiteWriter {
     target: Target,
@@ -100,7 +100,7 @@ impl SiteWriter {
     /// straight to its file (at hub scale it is hundreds of megabytes).
     /// Returns what the new site changed in the old one, when the log was on.
     pub fn commit(self, out: &Path, manifest: &Manifest) -> Result<BTreeMap<String, Change>, OutputError> {
-        let path = manifest_path(out);
+        let path = OutputFolder::new(out).manifest();
         let SiteWriter { target, log } = self;
         match target {
             Target::Fresh { staging, .. } => {
