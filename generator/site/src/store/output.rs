@@ -371,6 +371,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_file_beside_the_output_is_named_after_it_and_held_by_it() {
+        let folder = OutputFolder::new(Path::new("/srv/dist"));
+        let beside = [
+            folder.lock_file(),
+            folder.staging(7),
+            folder.replaced(7),
+            folder.transaction(),
+            folder.manifest(),
+            folder.change_set(),
+            folder.deploy_journal(),
+            folder.last_deploy(),
+            folder.sent_record("0123456789abcdef"),
+        ];
+        let mut names: Vec<String> = beside.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        for (path, name) in beside.iter().zip(&names) {
+            assert_eq!(path.parent(), Some(Path::new("/srv")), "{name}");
+            assert!(name.starts_with(".dist."), "{name}");
+            assert!(folder.holds(path) && folder.holds(&path.join("inside/a.html")), "{name}");
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), beside.len(), "no two share a name");
+        assert!(folder.is_staging_name(std::ffi::OsStr::new(".dist.tmp-7-old")));
+        assert!(!folder.is_staging_name(std::ffi::OsStr::new(".dist.txn")));
+        assert!(folder.holds(Path::new("/srv/dist/index.html")));
+        for input in ["/srv/.dist-settings.toml", "/srv/.distant/x", "/srv/.dist", "/srv/models/.dist.lock", "/srv/distro"] {
+            assert!(!folder.holds(Path::new(input)), "{input}");
+        }
+    }
+
+    #[test]
     fn a_second_writer_is_refused_until_the_first_lets_go() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("dist");
