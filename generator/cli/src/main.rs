@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use modelpages_serve::{serve_until_interrupted, ServeOptions, SettingsSource, Terminal};
+use modelpages_serve::{serve_until_interrupted, ServeOptions, Terminal};
 use modelpages_deploy::DeployOptions;
-use modelpages_site::{build_site, check_models, BuildOptions, CheckOptions, SiteSettings, SETTINGS_FILE};
+use modelpages_site::{build_site, check_models, BuildOptions, CheckOptions, SettingsSource, SiteSettings, SETTINGS_FILE};
 
 mod notes;
 mod progress;
@@ -269,14 +269,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// `--config PATH` must exist; without it `modelpages.toml` is read if present.
 fn load_settings(config: Option<&std::path::Path>) -> anyhow::Result<SiteSettings> {
-    Ok(settings_source(config, None).load()?)
-}
-
-fn settings_source(config: Option<&std::path::Path>, base_url: Option<String>) -> SettingsSource {
-    match config {
-        Some(path) => SettingsSource { path: path.to_owned(), required: true, base_url },
-        None => SettingsSource { path: SETTINGS_FILE.into(), required: false, base_url },
-    }
+    Ok(SettingsSource::new(config, None).load()?)
 }
 
 /// The preview prints to the terminal like `build` does.
@@ -296,7 +289,7 @@ fn serve(args: BuildArgs, port: u16) -> anyhow::Result<ExitCode> {
         models_dir: args.models,
         out_dir: args.out,
         site_src: args.site_src,
-        settings: settings_source(args.config.as_deref(), args.base_url),
+        settings: SettingsSource::new(args.config.as_deref(), args.base_url),
         port,
         full_first_build: args.full,
     };

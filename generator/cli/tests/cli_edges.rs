@@ -176,3 +176,25 @@ fn check_renders_the_pages_a_build_renders() {
     assert_eq!(checked.code, 0, "{}", checked.stderr);
     assert!(checked.stderr.contains("checked 2 models, 0 failed"), "{}", checked.stderr);
 }
+
+#[test]
+fn check_renders_the_model_tree_a_build_renders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let models = tmp.path().join("models");
+    write(&models, "org/base/model.json", r#"{"id": "org/base", "library_name": "transformers", "pipeline_tag": "text-generation"}"#);
+    write(&models, "org/tuned/model.json", r#"{"id": "org/tuned", "library_name": "transformers", "pipeline_tag": "text-generation", "tags": ["base_model:org/base"]}"#);
+    // A tree template that fails only on a page listing derivatives: only
+    // the pass that renders pages with the whole corpus's tree reaches it.
+    let src = tmp.path().join("site-src");
+    copy_tree(&site_src().join("templates"), &src.join("templates"));
+    copy_tree(&site_src().join("static"), &src.join("static"));
+    let tree = src.join("templates/model/tree.html");
+    let template = fs::read_to_string(&tree).unwrap();
+    fs::write(&tree, template.replacen("{%- set tree = model.facts.tree %}", "{%- set tree = model.facts.tree %}{% if tree.derivatives %}{{ model.no_such_field }}{% endif %}", 1)).unwrap();
+
+    let built = build(&models, &tmp.path().join("dist"), &src);
+    assert_eq!(built.code, 1, "{}", built.stderr);
+    let checked: Run = modelpages().arg("check").arg("--models").arg(&models).arg("--site-src").arg(&src).output().unwrap().into();
+    assert_eq!(checked.code, 1, "check renders pages with the model tree, as the build does:\n{}", checked.stderr);
+    assert!(checked.stderr.contains("model/tree.html"), "{}", checked.stderr);
+}

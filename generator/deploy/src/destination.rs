@@ -29,13 +29,10 @@ use object_store::http::HttpBuilder;
 use object_store::prefix::PrefixStore;
 use object_store::{BackoffConfig, ClientOptions, HeaderMap, HeaderValue, RetryConfig};
 
-pub use crate::redact::Secrets;
+pub use crate::redact::{Secrets, PASSWORD_ENV, USER_ENV};
+use crate::redact::base64;
 use crate::remote::Host;
 use crate::DeployError;
-
-/// Environment variables holding WebDAV credentials.
-pub const USER_ENV: &str = "MODELPAGES_DEPLOY_USER";
-pub const PASSWORD_ENV: &str = "MODELPAGES_DEPLOY_PASSWORD";
 
 #[derive(Debug, Clone, PartialEq)]
 enum Kind {
@@ -197,12 +194,6 @@ fn client_options(allow_http: bool, headers: HeaderMap) -> ClientOptions {
         .with_connect_timeout(Duration::from_secs(10))
         .with_timeout(Duration::from_secs(120))
         .with_default_headers(headers)
-}
-
-/// Standard base64 with padding, for a basic-authentication header.
-pub(crate) fn base64(bytes: &[u8]) -> String {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 #[cfg(test)]

@@ -10,9 +10,20 @@
 //! escapes control and bidi characters (as the build log does) and cuts the
 //! text to [`MAX_CHARS`].
 
+/// The WebDAV user and password a deploy sends (basic authentication).
+pub const USER_ENV: &str = "MODELPAGES_DEPLOY_USER";
+pub const PASSWORD_ENV: &str = "MODELPAGES_DEPLOY_PASSWORD";
+
+/// Standard base64 with padding, as a basic-authentication header carries
+/// `user:password`.
+pub(crate) fn base64(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
 /// Environment variables whose values are secrets, whichever store is used.
 const SECRET_ENVS: [&str; 5] =
-    ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", crate::destination::PASSWORD_ENV, "AWS_CONTAINER_AUTHORIZATION_TOKEN"];
+    ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", PASSWORD_ENV, "AWS_CONTAINER_AUTHORIZATION_TOKEN"];
 
 /// Environment variables that name an endpoint, whose URL may carry a password.
 const ENDPOINT_ENVS: [&str; 2] = ["AWS_ENDPOINT_URL", "AWS_ENDPOINT"];
@@ -53,9 +64,9 @@ impl Secrets {
                 values.extend(Some(url.username().to_owned()).filter(|u| !u.is_empty()));
             }
         }
-        if let (Some(user), password) = (env(crate::destination::USER_ENV), env(crate::destination::PASSWORD_ENV)) {
+        if let (Some(user), password) = (env(USER_ENV), env(PASSWORD_ENV)) {
             let pair = format!("{user}:{}", password.unwrap_or_default());
-            values.push(crate::destination::base64(pair.as_bytes()));
+            values.push(base64(pair.as_bytes()));
             values.push(pair);
         }
         Secrets::new(values)

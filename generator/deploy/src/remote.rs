@@ -23,7 +23,7 @@ use modelpages_site::output::OutputError;
 use object_store::path::Path as StorePath;
 use object_store::{Attribute, Attributes, ObjectStore, ObjectStoreExt, PutOptions, PutPayload};
 
-use crate::destination::Secrets;
+use crate::redact::Secrets;
 use crate::plan::RemoteFile;
 use crate::DeployError;
 

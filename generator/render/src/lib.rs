@@ -14,6 +14,7 @@ mod card_math;
 mod card_rewrite;
 mod card_sanitiser;
 mod chat_prompt;
+mod examples;
 mod facts;
 mod heading_ids;
 mod mathml_allowlist;
@@ -35,6 +36,7 @@ mod templates;
 mod timestamp;
 mod tree;
 
+pub use examples::{CodeExample, InferenceExample};
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
 pub use facts::{compact, counted, day_of, filter_tags, model_facts, tag_file_name, popularity_class, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
 pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
@@ -51,7 +53,7 @@ pub use listing_pages::{
     TaskListing,
 };
 pub use pages::{
-    model_url, page_values, render_model_page, render_not_found_page, CodeExample, InferenceExample, LibraryLink,
+    model_url, page_values, render_model_page, render_not_found_page, LibraryLink,
     ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TagList, TaskLink,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};

@@ -18,7 +18,7 @@ use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use crate::chat_prompt::ChatView;
 use crate::facts::ModelFacts;
 use crate::memory::MemoryView;
-use crate::pages::{CodeExample, InferenceExample};
+use crate::examples::{CodeExample, InferenceExample};
 
 /// The twin's file name beside the page's `index.html`.
 pub const MARKDOWN_FILE: &str = "index.md";

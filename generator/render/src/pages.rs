@@ -8,6 +8,7 @@ use modelpages_gguf::GgufFiles;
 use modelpages_record::LoadedModel;
 use serde::{Deserialize, Serialize};
 
+use crate::examples::{CodeExample, InferenceExample};
 use crate::card_links::CardContext;
 use crate::chat_prompt::{chat_view, ChatPrompt, ChatView};
 use crate::memory::{memory_view, MemoryEstimate, MemoryView};
@@ -134,25 +135,6 @@ pub struct LibraryLink {
     pub page_url: String,
     pub repo_url: String,
     pub docs_url: Option<String>,
-}
-
-/// A usage example before highlighting; `language` is `python`, `js` or `sh`.
-#[derive(Clone, Debug)]
-pub struct CodeExample {
-    pub language: &'static str,
-    pub text: String,
-}
-
-/// A hosted-inference example before highlighting.
-#[derive(Clone, Debug)]
-pub struct InferenceExample {
-    pub provider: String,
-    pub language: &'static str,
-    pub client: &'static str,
-    /// Whether the example streams a chat answer.
-    pub streaming: bool,
-    pub token_env: String,
-    pub text: String,
 }
 
 /// Everything a model page shows, gathered by the earlier stages.

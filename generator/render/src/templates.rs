@@ -11,7 +11,7 @@ use serde::Serialize;
 pub const REQUIRED_TEMPLATES: &[&str] =
     &["base.html", "model.html", "index.html", "404.html", "libraries.html", "library.html", "tasks.html", "task.html", "namespaces.html", "namespace.html", "listing.html", "model-table.html", "page-index.html", "pager.html", "model-subpage.html",
         "model/facts.html", "model/tags.html", "model/tree.html", "model/files.html", "model/evals.html", "model/inputs.html",
-        "model/memory.html", "model/prompt.html"];
+        "model/memory.html", "model/prompt.html", "model/side.html"];
 
 /// A template that is missing, does not compile or fails to render.
 #[derive(Debug, thiserror::Error)]

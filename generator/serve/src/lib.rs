@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use modelpages_site::{build_site, BuildOptions, NoProgress, SettingsError, SiteSettings};
+use modelpages_site::{build_site, BaseUrl, BuildOptions, NoProgress, SettingsSource};
 
 pub use listen::{MAX_EVENT_STREAMS, MAX_REQUESTS};
 pub use live::{BuildStatus, EVENTS_PATH, LIVE_SCRIPT_PATH};
@@ -34,27 +34,6 @@ use listen::Acceptor;
 use live::LiveReload;
 use relative::RelativePaths;
 use watch::{WatchedPaths, Watcher};
-
-/// Where the settings come from; read again before every build, so an
-/// edited settings file takes effect.
-#[derive(Clone, Debug)]
-pub struct SettingsSource {
-    pub path: PathBuf,
-    /// False for the default `modelpages.toml`, which may be missing.
-    pub required: bool,
-    /// `--base-url`, which overrides the file's.
-    pub base_url: Option<String>,
-}
-
-impl SettingsSource {
-    pub fn load(&self) -> Result<SiteSettings, SettingsError> {
-        let mut settings = SiteSettings::load(&self.path, self.required)?;
-        if let Some(base_url) = &self.base_url {
-            settings.base_url = base_url.clone();
-        }
-        Ok(settings)
-    }
-}
 
 /// What to build and serve.
 #[derive(Clone, Debug)]
@@ -260,13 +239,11 @@ impl Builder {
     }
 }
 
-/// The URL path a base URL puts the site under (`https://x/hub` -> `/hub/`).
+/// The URL path a base URL puts the site under (`https://x/hub` -> `/hub/`):
+/// the path its pages link to. One the build refuses mounts at `/` (the
+/// build reports why).
 fn mount_path(base_url: &str) -> String {
-    let path = match base_url.split_once("://") {
-        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
-        None => base_url,
-    };
-    format!("/{}/", path.trim_matches('/')).replace("//", "/")
+    BaseUrl::parse(base_url).map_or_else(|_| "/".to_owned(), |base| base.path().to_owned())
 }
 
 /// Differs between two runs of the server, so pages open across a restart reload.

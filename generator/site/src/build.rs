@@ -1,32 +1,51 @@
-//! The build pipeline, top to bottom: load records, render pages, write the
-//! site. Each stage lives in its own module and passes plain data on.
+//! The build pipeline, top to bottom: [`build_site`] calls the stages in
+//! order, each a function below it that takes plain data and gives plain
+//! data back; `check` (`check.rs`) runs the same stages with a writer that
+//! keeps nothing. The stages are numbered as ARCHITECTURE.md numbers them:
+//!
+//! 1. Set-up: [`Site::load`] (settings checked, templates and assets
+//!    loaded), [`open_output`] (the output folder checked and locked, a
+//!    killed build's commit finished, the change set marked running).
+//! 2. Plan: [`plan`] surveys the models against the previous manifest and
+//!    keeps those whose figures alone moved ([`triage`]).
+//! 3. to 7. Read, parse, examples, render, write: [`open_writer`] chooses
+//!    in place or a fresh staging tree, [`write_site_files`] writes the
+//!    assets, the folder's marker and `llms.txt`, [`keep_unchanged`] keeps
+//!    unchanged models' files, and [`render_models`] reads, renders and
+//!    writes the others, rendering again those whose model-tree block was
+//!    stale.
+//! 8. Listings: [`write_listings`], every file that lists models, written
+//!    where its key changed.
+//! 9. Commit: [`SiteWriter::commit`] makes the new site the output and
+//!    records its manifest.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use modelpages_record::{parse_model, ModelSource, RecordError};
-use modelpages_render::{ModelSummary, SiteInfo, Templates, TreeIndex};
+use modelpages_record::{ModelSource, RecordError};
+use modelpages_render::ModelSummary;
 use rayon::prelude::*;
 
-use crate::assets::{collect_assets, AssetError, Assets};
+use crate::assets::AssetError;
 use crate::error::BuildError;
-use crate::model_renderer::{triage, ModelOutcome, ModelRenderer};
+use crate::model_renderer::{process_model, triage, ModelOutcome};
 use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, write_listing_files, ListingCounts};
-use crate::pages::listings::{by_name, listing_files, Groups, ListingInput};
+use crate::pages::listings::{by_name, listing_files, Groups};
+use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
 use crate::pages::model_tree::TreeScope;
 use crate::progress::Progress;
 use crate::settings::SiteSettings;
-use crate::site_sources::{SiteSources, DEFAULT_SITE_SOURCES};
+use crate::site::Site;
+use crate::site_sources::DEFAULT_SITE_SOURCES;
 use crate::stage_timer::StageTimer;
 use crate::store::changes::{ChangeLog, PendingChanges};
 use crate::store::io_pool::with_io_threads;
 use crate::store::journal::{recover, Transaction};
-use crate::store::manifest::{global_hash, ListingKeys, Manifest};
-use crate::store::output::{lock_output, OutputFolder, Staging};
+use crate::store::manifest::{global_hash, ListingKeys, Manifest, ModelEntry};
+use crate::store::output::{lock_output, OutputFolder, OutputLock, Staging};
 use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
-use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
 use crate::store::site_folder::{check_output, marker_text, missing_from_site, new_site_id, MARKER};
 use crate::store::writer::SiteWriter;
 
@@ -88,30 +107,107 @@ pub struct BuildReport {
 pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let started_ns = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let base_url = normalize_base_url(&options.settings.base_url)?;
-    let templates = Templates::load(&SiteSources::new(&options.site_src).templates())?;
-    let assets = collect_assets(&options.site_src)?;
-    let out = &options.out_dir;
-    // Before anything is created: a folder of other files, or one of the
-    // build's inputs, is never the output (see `site_folder`).
-    let site_there = check_output(out, &options.models_dir, &options.site_src, options.settings_file.as_deref())?;
-    // The site keeps its identity from build to build; a new or empty
-    // folder, or a site from before sites had one, gets a new one.
-    let site_id = site_there.unwrap_or_else(|| new_site_id(out));
-    let lock = lock_output(out)?;
-    // A build killed after committing its change is finished first, so the
-    // manifest read next describes the site on disk.
-    recover(out, &lock)?;
-    // Marked `running` until this build records what it changed; marked
-    // `failed` if it stops before its commit (see `changes`).
-    let mut pending = PendingChanges::begin(out, &lock)?;
     let timer = StageTimer::from_env();
+    let site = Site::load(&options.site_src, &options.settings)?;
+    let output = open_output(options)?;
     let global = global_hash(&options.site_src, &options.settings)
         .map_err(|source| AssetError { path: options.site_src.clone(), source })?;
     timer.lap("global hash");
+    let mut planned = plan(options, &global, &timer)?;
+    let writer = open_writer(options, &output, &mut planned, &timer)?;
+    write_site_files(&writer, &site, &output.site_id)?;
+
+    let Planned { plan, previous_listings, tree_scope, counts_moved } = planned;
+    let BuildPlan { mut read, keep, stored, removed, errors } = plan;
+    let mut manifest = Manifest::new(global, started_ns);
+    manifest.site_id = Some(output.site_id.clone());
+    // Stored models are kept as they are (in place, their files are trusted:
+    // see `SiteWriter::keep`).
+    manifest.stored = stored;
+    let rows_changed = !removed.is_empty() || counts_moved;
+    let mut models = Models { manifest, errors, rendered: 0, rows_changed, manifest_path: OutputFolder::new(&options.out_dir).manifest() };
+    for (_, entry) in &removed {
+        entry.files.iter().for_each(|f| writer.remove(f));
+    }
+    keep_unchanged(&writer, keep, &mut models.manifest, &mut read);
+    timer.lap("keep unchanged");
+    render_models(&site, &writer, read, &tree_scope, &mut models, &options.models_dir, progress, &timer)?;
+    let notes = models.notes();
+    models.manifest.site = writer.site_identity(&options.out_dir);
+    timer.lap("notes");
+    let listing_counts = write_listings(&site, &writer, &mut models, previous_listings, &timer)?;
+    timer.lap("listings");
+
+    let Output { mut pending, lock, .. } = output;
+    pending.commit_begins();
+    let changes = writer.commit(&options.out_dir, &models.manifest)?;
+    pending.finish(changes)?;
+    let Models { manifest, mut errors, rendered, .. } = models;
+    let built = manifest.len();
+    // Freeing 100,000 entries one by one takes a tenth of a one-model
+    // rebuild at hub scale, and nothing waits for it.
+    std::thread::spawn(move || drop(manifest));
+    timer.lap("commit");
+    drop(lock);
+    errors.sort_by(|a, b| a.path().cmp(b.path()));
+    Ok(BuildReport {
+        built,
+        rendered,
+        errors,
+        seconds: started.elapsed().as_secs_f64(),
+        notes,
+        has_islands: site.assets.script.is_some(),
+        listing_files: listing_counts,
+    })
+}
+
+/// The output folder, held for the length of a build.
+struct Output {
+    /// The site's identity, kept from build to build (see `site_folder`).
+    site_id: String,
+    lock: OutputLock,
+    /// Marked `running` until this build records what it changed; marked
+    /// `failed` if it stops before its commit (see `changes`).
+    pending: PendingChanges,
+}
+
+/// Stage 1, set-up: refuses an output folder that is not new, empty or a site this
+/// program built, or that is one of the build's inputs (before anything is
+/// created in it); takes the lock beside it; finishes a build that was
+/// killed after its commit point, so the manifest read next describes the
+/// site on disk.
+fn open_output(options: &BuildOptions) -> Result<Output, BuildError> {
+    let out = &options.out_dir;
+    let site_there = check_output(out, &options.models_dir, &options.site_src, options.settings_file.as_deref())?;
+    // A new or empty folder, or a site from before sites had an identity,
+    // gets a new one.
+    let site_id = site_there.unwrap_or_else(|| new_site_id(out));
+    let lock = lock_output(out)?;
+    recover(out, &lock)?;
+    let pending = PendingChanges::begin(out, &lock)?;
+    Ok(Output { site_id, lock, pending })
+}
+
+/// What the build will do, with what it keeps of the previous build.
+struct Planned {
+    plan: BuildPlan,
+    /// The keys of the previous site's listing files, when it is reused.
+    previous_listings: Option<ListingKeys>,
+    /// How much of the model tree the build works with.
+    tree_scope: TreeScope,
+    /// Whether some kept model's downloads or likes moved.
+    counts_moved: bool,
+}
+
+/// Stage 2, plan: surveys the models folder (or only the models named by
+/// `--changed`) against the previous build's manifest, then sorts the
+/// models to read: those whose records changed only in their downloads and
+/// likes are kept, brought up to date, and never rendered.
+fn plan(options: &BuildOptions, global: &str, timer: &StageTimer) -> Result<Planned, BuildError> {
+    let out = &options.out_dir;
     // The manifest is read while the models folder is surveyed: at hub scale
     // each takes a fair part of a one-model rebuild.
-    let load_previous = || if options.incremental { Manifest::load_matching(out, &global) } else { None };
+    let load_previous = || if options.incremental { Manifest::load_matching(out, global) } else { None };
     let (mut previous, survey) = match &options.changed {
         None => rayon::join(load_previous, || survey_models(&options.models_dir)),
         Some(ids) => {
@@ -124,66 +220,115 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
             (previous, survey)
         }
     };
-    let had_previous = previous.is_some();
-    let mut previous_listings: Option<ListingKeys> = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
-    let manifest_error = |source| BuildError::Manifest { path: OutputFolder::new(out).manifest(), source };
-    let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(manifest_error)?;
+    let previous_listings = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
+    let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(|source| manifest_error(out, source))?;
     timer.lap("survey, manifest");
     // A build that reads few models checks only the parts of the model
     // tree they reach (see `model_tree`); models whose figures alone moved
     // count, as their popularity ranks them in their bases' trees.
-    let tree_scope = TreeScope::new(had_previous && plan.is_small_change(), &plan.read, &plan.removed);
-    // Models whose records changed only in their downloads and likes are
-    // kept, brought up to date: only the files that show figures change.
+    let few = previous_listings.is_some() && plan.is_small_change();
+    let tree_scope = TreeScope::new(few, &plan.read, &plan.removed);
     let triage = triage(std::mem::take(&mut plan.read));
     plan.read = triage.render;
     plan.keep.extend(triage.recounted);
     timer.lap_detail("triage", &format!(" ({} to render)", plan.read.len()));
-    // In place only on a site that is whole: pages deleted by hand are
-    // found missing by a fresh tree, which renders them again.
-    let listed = previous_listings.iter().flat_map(|l| l.keys().map(String::as_str));
-    let whole = |plan: &BuildPlan| {
-        let missing = missing_from_site(out, plan, ExactLen(listed, previous_listings.as_ref().map_or(0, |l| l.len())));
-        if let Some(missing) = &missing {
-            timer.note(&format!("{missing:?} is missing from the site: a fresh tree is built"));
-        }
-        missing.is_none()
-    };
-    let log = ChangeLog::new(out, pending.wants_paths());
-    let writer = if had_previous && plan.is_small_change() && whole(&plan) {
-        SiteWriter::in_place(Transaction::begin(out, &lock)?, log)
-    } else {
-        // A fresh site links every kept model's files: it needs their entries.
-        plan.decode_stored(&options.models_dir).map_err(manifest_error)?;
-        SiteWriter::fresh(Staging::create(out, &lock)?, out.clone(), log)
-    };
+    Ok(Planned { plan, previous_listings, tree_scope, counts_moved: triage.counts_moved })
+}
 
-    let site = site_info(&options.settings, &base_url, &assets);
-    for (path, bytes) in &assets.files {
+/// Stage 7, write, chosen before any model is read: changes the site in place when the change is small and the
+/// site on disk whole (pages deleted by hand are found missing by a fresh
+/// tree, which renders them again); otherwise stages a fresh tree.
+fn open_writer(options: &BuildOptions, output: &Output, planned: &mut Planned, timer: &StageTimer) -> Result<SiteWriter, BuildError> {
+    let out = &options.out_dir;
+    let log = ChangeLog::new(out, output.pending.wants_paths());
+    let in_place = match &planned.previous_listings {
+        Some(listings) if planned.plan.is_small_change() => {
+            let missing = missing_from_site(out, &planned.plan, ExactLen(listings.keys().map(String::as_str), listings.len()));
+            if let Some(missing) = &missing {
+                timer.note(&format!("{missing:?} is missing from the site: a fresh tree is built"));
+            }
+            missing.is_none()
+        }
+        _ => false,
+    };
+    if in_place {
+        return Ok(SiteWriter::in_place(Transaction::begin(out, &output.lock)?, log));
+    }
+    // A fresh site links every kept model's files: it needs their entries.
+    planned.plan.decode_stored(&options.models_dir).map_err(|source| manifest_error(out, source))?;
+    Ok(SiteWriter::fresh(Staging::create(out, &output.lock)?, out.clone(), log))
+}
+
+/// Stage 7, write: the files every site has whatever its models: the hashed
+/// assets, the marker that says this program built the folder, `llms.txt`.
+fn write_site_files(writer: &SiteWriter, site: &Site, site_id: &str) -> Result<(), BuildError> {
+    for (path, bytes) in &site.assets.files {
         writer.write_listing(path, bytes)?;
     }
-    writer.write_listing(MARKER, marker_text(&site_id).as_bytes())?;
-    writer.write_listing(LLMS_TXT, llms_txt(&site.title, &base_url).as_bytes())?;
-    let BuildPlan { mut read, keep, stored, removed, mut errors } = plan;
-    // Whether any model's listing row (its summary) changed, appeared or
-    // went: if not, every listing file stays as it is.
-    let mut rows_changed = !removed.is_empty() || triage.counts_moved;
-    for (_, entry) in &removed {
-        entry.files.iter().for_each(|f| writer.remove(f));
+    writer.write_listing(MARKER, marker_text(site_id).as_bytes())?;
+    writer.write_listing(LLMS_TXT, llms_txt(&site.info.title, site.base_url.as_str()).as_bytes())?;
+    Ok(())
+}
+
+/// The models of the site being built, as the stages leave them.
+pub(crate) struct Models {
+    /// Every model built, by id: the next build's manifest.
+    pub(crate) manifest: Manifest,
+    /// One error per model left out.
+    pub(crate) errors: Vec<RecordError>,
+    /// How many models were rendered (the rest were reused).
+    pub(crate) rendered: usize,
+    /// Whether any model's listing row changed, appeared or went: if not,
+    /// every listing file stays as it is.
+    pub(crate) rows_changed: bool,
+    /// Where the previous manifest is, for errors decoding the rest of it.
+    pub(crate) manifest_path: PathBuf,
+}
+
+impl Models {
+    /// What was left out of pages and why, sorted.
+    pub(crate) fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = self.manifest.rows().flat_map(|(_, row)| row.notes.iter().cloned()).collect();
+        notes.sort();
+        notes
     }
-    let mut manifest = Manifest::new(global, started_ns);
-    manifest.site_id = Some(site_id);
-    // Stored models are kept as they are (in place, their files are trusted:
-    // see `SiteWriter::keep`).
-    manifest.stored = stored;
-    // Unchanged models keep their files; one whose files went missing is
-    // read and rendered after all (with its entry, so files it no longer
-    // writes are removed).
+
+    /// Puts what became of the models read into the manifest and errors.
+    /// Returns how many were rendered.
+    fn absorb(&mut self, outcomes: Vec<(String, ModelOutcome)>) -> usize {
+        let mut rendered = 0;
+        for (id, outcome) in outcomes {
+            match outcome {
+                ModelOutcome::Rendered { entry, row_changed } => {
+                    rendered += 1;
+                    self.rows_changed |= row_changed;
+                    self.manifest.models.insert(id, entry);
+                }
+                ModelOutcome::Unchanged { entry, row_changed } => {
+                    self.rows_changed |= row_changed;
+                    self.manifest.models.insert(id, entry);
+                }
+                ModelOutcome::Failed { err, was_listed } => {
+                    self.rows_changed |= was_listed;
+                    self.errors.push(err);
+                }
+            }
+        }
+        rendered
+    }
+}
+
+/// Stages 3 to 7 for models unchanged: they keep their files; one whose files went
+/// missing is read and rendered after all (with its entry, so files it no
+/// longer writes are removed).
+fn keep_unchanged(writer: &SiteWriter, keep: Vec<(ModelSource, Box<ModelEntry>)>, manifest: &mut Manifest, read: &mut Vec<ReadJob>) {
     let kept: Vec<_> = with_io_threads(|| {
-        keep.into_par_iter().map(|(source, entry)| {
-            let whole = entry.files.iter().all(|f| writer.keep(f));
-            (source, entry, whole)
-        }).collect()
+        keep.into_par_iter()
+            .map(|(source, entry)| {
+                let whole = entry.files.iter().all(|f| writer.keep(f));
+                (source, entry, whole)
+            })
+            .collect()
     });
     for (source, entry, whole) in kept {
         if whole {
@@ -192,30 +337,37 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
             read.push(ReadJob { stamp: entry.row.stamp, source, previous: Some(entry) });
         }
     }
+}
 
-    timer.lap("keep unchanged");
-    // Pages are first rendered with the tree of the previous build (the
-    // kept models and the previous entries of those read again); the
-    // second pass below renders again those whose block changed.
-    let first_tree = tree_scope.first_tree(&manifest, &read);
-    let renderer = ModelRenderer::new(&templates, &site, &options.settings);
+/// Stages 3 to 7: reads, renders and writes every model in `read`. Pages are
+/// first rendered with the tree of the previous build (the kept models and
+/// the previous entries of those read again); then models whose pages show
+/// another block than the final tree gives them are rendered again.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn render_models(
+    site: &Site,
+    writer: &SiteWriter,
+    read: Vec<ReadJob>,
+    tree_scope: &TreeScope,
+    models: &mut Models,
+    models_dir: &Path,
+    progress: &dyn Progress,
+    timer: &StageTimer,
+) -> Result<(), BuildError> {
+    let first_tree = tree_scope.first_tree(&models.manifest, &read);
     progress.start(read.len() as u64);
-    let outcomes: Vec<(String, ModelOutcome)> = render_with_read_ahead(read, |job, files| {
+    let mut outcomes = render_with_read_ahead(read, |job, files| {
         let id = job.source.folder_id.clone();
-        let outcome = renderer.process(&writer, job, files, &first_tree);
+        let outcome = process_model(site, writer, job, files, &first_tree);
         progress.advance();
         outcome.map(|o| (id, o))
     })?;
     progress.finish();
     timer.lap("render");
-    let mut rendered = 0;
-    let mut outcomes = outcomes;
-    // The model tree across the corpus: models whose pages show another
-    // block than the final one are rendered again (see `model_tree`).
     let mut passes = 0;
     loop {
-        rendered += absorb_outcomes(std::mem::take(&mut outcomes), &mut manifest, &mut errors, &mut rows_changed);
-        let (stale, tree) = tree_scope.stale(&manifest);
+        models.rendered += models.absorb(std::mem::take(&mut outcomes));
+        let (stale, tree) = tree_scope.stale(&models.manifest);
         // One pass settles it (a page's block depends on the others'
         // records, not on their pages); the bound only guards the loop.
         if stale.is_empty() || passes == 2 {
@@ -224,99 +376,72 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
         passes += 1;
         let mut jobs: Vec<ReadJob> = Vec::with_capacity(stale.len());
         for id in stale {
-            if let Some(entry) = manifest.take(&id).map_err(manifest_error)? {
-                let source = ModelSource { dir: options.models_dir.join(&id), folder_id: id };
+            let taken = models.manifest.take(&id).map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
+            if let Some(entry) = taken {
+                let source = ModelSource { dir: models_dir.join(&id), folder_id: id };
                 jobs.push(ReadJob { stamp: entry.row.stamp, source, previous: Some(entry) });
             }
         }
         // Counted once: the first pass may have counted them already.
-        rendered = rendered.saturating_sub(jobs.len());
+        models.rendered = models.rendered.saturating_sub(jobs.len());
         outcomes = render_with_read_ahead(jobs, |job, files| {
             let id = job.source.folder_id.clone();
-            renderer.process(&writer, job, files, &tree).map(|o| (id, o))
+            process_model(site, writer, job, files, &tree).map(|o| (id, o))
         })?;
     }
     timer.lap("model tree");
-    let mut notes: Vec<String> = manifest.rows().flat_map(|(_, row)| row.notes.iter().cloned()).collect();
-    notes.sort();
-    errors.sort_by(|a, b| a.path().cmp(b.path()));
-    manifest.site = writer.site_identity(out);
-    let built = manifest.len();
-    timer.lap("notes");
-    let listings = (|| {
-        // No model's listing row changed: every listing file stays (and
-        // the million rows need not even be sorted).
-        if !rows_changed {
-            if let Some(previous) = previous_listings.take() {
-                if keep_listing_files(&writer, &previous) {
-                    let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
-                    return Ok((previous, counts));
-                }
-                previous_listings = Some(previous);
-            }
-        }
-        // Listings take models by name, which depends on nothing but the
-        // input. Hidden models (test fixtures) have pages, and stats, but
-        // no place in any listing.
-        manifest.decode_all().map_err(manifest_error)?;
-        let mut with_pages: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
-        with_pages.par_sort_unstable_by(|a, b| by_name(a, b));
-        let summaries: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
-        let mut summaries = summaries;
-        summaries.par_sort_unstable_by(|a, b| by_name(a, b));
-        timer.lap("summaries");
-        write_listings(&renderer, &writer, &base_url, &options.settings, (&summaries, with_pages), previous_listings.as_ref(), &timer)
-    })();
-    let (listing_keys, listing_counts) = listings?;
-    manifest.listings = listing_keys;
-    timer.lap("listings");
-    drop(renderer);
-    pending.commit_begins();
-    let changes = writer.commit(out, &manifest)?;
-    pending.finish(changes)?;
-    // Freeing 100,000 entries one by one takes a tenth of a one-model
-    // rebuild at hub scale, and nothing waits for it.
-    std::thread::spawn(move || drop(manifest));
-    timer.lap("commit");
-    drop(lock);
-    Ok(BuildReport {
-        built,
-        rendered,
-        errors,
-        seconds: started.elapsed().as_secs_f64(),
-        notes,
-        has_islands: assets.script.is_some(),
-        listing_files: listing_counts,
-    })
+    Ok(())
 }
 
-/// Puts what became of the models read into `manifest` and `errors`;
-/// `rows_changed` when a listing row changed. Returns how many were rendered.
-fn absorb_outcomes(
-    outcomes: Vec<(String, ModelOutcome)>,
-    manifest: &mut Manifest,
-    errors: &mut Vec<RecordError>,
-    rows_changed: &mut bool,
-) -> usize {
-    let mut rendered = 0;
-    for (id, outcome) in outcomes {
-        match outcome {
-            ModelOutcome::Rendered { entry, row_changed } => {
-                rendered += 1;
-                *rows_changed |= row_changed;
-                manifest.models.insert(id, entry);
+/// Stage 8, listings: every file that lists models, made from the models' listing
+/// rows and written where its key changed (see [`crate::pages::listings`]).
+/// Records the keys in the manifest. `previous`: the keys of the site being
+/// replaced or changed, if this build may reuse its files.
+pub(crate) fn write_listings(
+    site: &Site,
+    writer: &SiteWriter,
+    models: &mut Models,
+    previous: Option<ListingKeys>,
+    timer: &StageTimer,
+) -> Result<ListingCounts, BuildError> {
+    // No model's listing row changed: every listing file stays (and the
+    // million rows need not even be sorted).
+    let previous = match previous {
+        Some(previous) if !models.rows_changed => {
+            if keep_listing_files(writer, &previous) {
+                let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
+                models.manifest.listings = previous;
+                return Ok(counts);
             }
-            ModelOutcome::Unchanged { entry, row_changed } => {
-                *rows_changed |= row_changed;
-                manifest.models.insert(id, entry);
-            }
-            ModelOutcome::Failed { err, was_listed } => {
-                *rows_changed |= was_listed;
-                errors.push(err);
-            }
+            Some(previous)
         }
-    }
-    rendered
+        previous => previous,
+    };
+    let manifest = &mut models.manifest;
+    manifest.decode_all().map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
+    // Hidden models (test fixtures) have pages, and stats, but no place in
+    // any listing.
+    let mut with_pages: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
+    with_pages.par_sort_unstable_by(|a, b| by_name(a, b));
+    let listed: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
+    let mut listed = listed;
+    listed.par_sort_unstable_by(|a, b| by_name(a, b));
+    timer.lap("summaries");
+    let input = site.listing_input(&listed);
+    let (groups, search) = rayon::join(|| Groups::of(&input), || SearchFiles::build(&listed, &site.listings));
+    timer.lap("listing groups, search index");
+    let files = listing_files(&input, &groups, &search, std::sync::Arc::new(with_pages));
+    let count = files.len();
+    timer.lap_detail("listing keys", &format!(" ({count} files)"));
+    let (keys, counts) = write_listing_files(writer, files, previous.as_ref())?;
+    timer.lap_detail("listing writes", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
+    models.manifest.listings = keys;
+    Ok(counts)
+}
+
+/// An error decoding the previous build's manifest past its start.
+fn manifest_error(out: &Path, source: std::io::Error) -> BuildError {
+    BuildError::Manifest { path: OutputFolder::new(out).manifest(), source }
 }
 
 /// An iterator whose length is known beforehand.
@@ -334,164 +459,3 @@ impl<I: Iterator> Iterator for ExactLen<I> {
 
 impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
-/// The listings stage: every file that lists models, made from the models' listing
-/// rows and written where its key changed (see [`crate::pages::listings`]).
-fn write_listings(
-    renderer: &ModelRenderer<'_>,
-    writer: &SiteWriter,
-    base_url: &str,
-    settings: &SiteSettings,
-    (summaries, with_pages): (&[&ModelSummary], Vec<&ModelSummary>),
-    previous: Option<&ListingKeys>,
-    timer: &StageTimer,
-) -> Result<(ListingKeys, ListingCounts), BuildError> {
-    let input = ListingInput {
-        models: summaries,
-        templates: renderer.templates,
-        site: renderer.site,
-        base_url,
-        settings: &settings.listings,
-        tasks: &renderer.tasks,
-        snippets: &renderer.snippets,
-    };
-    let (groups, search) = rayon::join(|| Groups::of(&input), || SearchFiles::build(summaries, &settings.listings));
-    timer.lap("listing groups, search index");
-    let files = listing_files(&input, &groups, &search, std::sync::Arc::new(with_pages));
-    let count = files.len();
-    timer.lap_detail("listing keys", &format!(" ({count} files)"));
-    let (keys, counts) = write_listing_files(writer, files, previous)?;
-    timer.lap_detail("listing writes", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
-    Ok((keys, counts))
-}
-
-/// Checks `--base-url` and gives it a trailing slash.
-fn normalize_base_url(url: &str) -> Result<String, BuildError> {
-    let bad = |why| BuildError::BaseUrl(url.to_owned(), why);
-    if url.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '\\')) {
-        return Err(bad("must not contain spaces, quotes, angle brackets or backslashes"));
-    }
-    let absolute = url.starts_with("https://") || url.starts_with("http://");
-    if !absolute && !url.starts_with('/') {
-        return Err(bad("must start with `/`, `http://` or `https://`"));
-    }
-    if url.contains(['?', '#']) {
-        return Err(bad("must not have a query or fragment"));
-    }
-    let mut url = url.to_owned();
-    if !url.ends_with('/') {
-        url.push('/');
-    }
-    Ok(url)
-}
-
-/// The path part of a normalised base URL, used to prefix links.
-fn url_path(base_url: &str) -> String {
-    match base_url.split_once("://") {
-        Some((_, rest)) => rest.find('/').map_or("/".to_owned(), |i| rest[i..].to_owned()),
-        None => base_url.to_owned(),
-    }
-}
-
-/// The site's own paths and title, as every page needs them.
-fn site_info(settings: &SiteSettings, base_url: &str, assets: &Assets) -> SiteInfo {
-    let base_path = url_path(base_url);
-    SiteInfo {
-        title: settings.title.clone(),
-        stylesheet: format!("{base_path}{}", assets.stylesheet),
-        script: assets.script.as_ref().map(|s| format!("{base_path}{s}")),
-        base_path,
-    }
-}
-
-/// What `modelpages check` reads: a build's inputs, without an output.
-#[derive(Clone, Debug)]
-pub struct CheckOptions {
-    pub models_dir: PathBuf,
-    pub site_src: PathBuf,
-    pub settings: SiteSettings,
-}
-
-/// What a check found: as a build of the same inputs would report it.
-#[derive(Debug, Default)]
-pub struct CheckReport {
-    /// Models that would be built.
-    pub built: usize,
-    /// One error per model that would be left out, sorted by path.
-    pub errors: Vec<RecordError>,
-    /// The notes a build would print, sorted.
-    pub notes: Vec<String>,
-}
-
-/// Runs everything a full build runs except writing: the same survey and
-/// layout checks, the same reading and parsing, every model's examples,
-/// page, API file and notebook, and every listing file, all made in
-/// memory and dropped. So a model a build would leave out is reported here
-/// too, with the same error.
-pub fn check_models(options: &CheckOptions) -> Result<CheckReport, BuildError> {
-    let base_url = normalize_base_url(&options.settings.base_url)?;
-    let templates = Templates::load(&SiteSources::new(&options.site_src).templates())?;
-    let assets = collect_assets(&options.site_src)?;
-    let site = site_info(&options.settings, &base_url, &assets);
-    let survey = survey_models(&options.models_dir).map_err(BuildError::Models)?;
-    let BuildPlan { read, mut errors, .. } = plan_build(survey, None).expect("no manifest, nothing to decode");
-    let renderer = ModelRenderer::new(&templates, &site, &options.settings);
-    let outcomes = render_with_read_ahead(read, |job, files| {
-        let made = files.and_then(|files| parse_model(&job.source, files)).map(|model| renderer.render(&model, &TreeIndex::default()));
-        match made {
-            Err(err) | Ok(Ok(Err(err))) => Ok(Err(err)),
-            Ok(Ok(Ok(model))) => Ok(Ok((model.summary, model.hidden, model.notes))),
-            Ok(Err(stop)) => Err(stop),
-        }
-    })?;
-    let mut report = CheckReport::default();
-    let mut summaries = Vec::new();
-    for outcome in outcomes {
-        match outcome {
-            Ok((summary, hidden, notes)) => {
-                summaries.push((summary, hidden));
-                report.notes.extend(notes);
-            }
-            Err(err) => errors.push(err),
-        }
-    }
-    summaries.sort_by(|a, b| by_name(&a.0, &b.0));
-    // Every listing file (home, 404, task, library and namespace pages,
-    // search, sitemaps, API listings, stats) made as the build makes it.
-    let with_pages: Vec<&ModelSummary> = summaries.iter().map(|(s, _)| s).collect();
-    let listed: Vec<&ModelSummary> = summaries.iter().filter(|(_, hidden)| !hidden).map(|(s, _)| s).collect();
-    let input = ListingInput {
-        models: &listed,
-        templates: &templates,
-        site: &site,
-        base_url: &base_url,
-        settings: &options.settings.listings,
-        tasks: &renderer.tasks,
-        snippets: &renderer.snippets,
-    };
-    let groups = Groups::of(&input);
-    let search = SearchFiles::build(&listed, &options.settings.listings);
-    listing_files(&input, &groups, &search, std::sync::Arc::new(with_pages)).par_iter().try_for_each(|file| (file.render)().map(drop))?;
-    errors.sort_by(|a, b| a.path().cmp(b.path()));
-    report.notes.sort();
-    report.built = summaries.len();
-    report.errors = errors;
-    Ok(report)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base_urls() {
-        assert_eq!(normalize_base_url("/").unwrap(), "/");
-        assert_eq!(normalize_base_url("/hub").unwrap(), "/hub/");
-        assert_eq!(normalize_base_url("https://hub.example").unwrap(), "https://hub.example/");
-        assert_eq!(url_path("https://hub.example/"), "/");
-        assert_eq!(url_path("https://hub.example/models/"), "/models/");
-        assert_eq!(url_path("/hub/"), "/hub/");
-        for bad in ["hub", "/a b", "/\"x", "https://x/?q=1", "javascript:alert(1)"] {
-            assert!(normalize_base_url(bad).is_err(), "{bad}");
-        }
-    }
-}

@@ -11,6 +11,7 @@ use modelpages_record::RecordError;
 use modelpages_render::TemplateError;
 
 use crate::assets::AssetError;
+use crate::base_url::BaseUrlError;
 use crate::pages::listings::ListingError;
 use crate::store::output::OutputError;
 
@@ -29,8 +30,8 @@ pub enum BuildError {
     /// did not decode further on.
     #[error("the previous build's manifest {}: {source} (delete it, or build with --full)", path.display())]
     Manifest { path: std::path::PathBuf, source: std::io::Error },
-    #[error("base URL {0:?}: {1}")]
-    BaseUrl(String, &'static str),
+    #[error(transparent)]
+    BaseUrl(#[from] BaseUrlError),
 }
 
 impl From<ListingError> for BuildError {

@@ -1,26 +1,24 @@
-//! One model, from its files to its site files: [`ModelRenderer`] generates
+//! One model, from its files to its site files: [`process_model`] generates
 //! its examples (library, hosted inference, local apps), renders and
-//! highlights its page with its model-tree block, and makes its API file and
-//! notebook. `build` writes what it makes as soon as it is made; `check`
-//! makes the same and drops it.
+//! highlights its page with its model-tree block, makes its API file and
+//! notebook, and writes them through the build's writer (`check`'s keeps
+//! nothing). Also the triage of changed models (figures alone moved: kept).
 
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
 use modelpages_render::{
-    base_refs, memory_estimate, render_model_page, CardContext, MARKDOWN_FILE, CodeExample, Highlighter, InferenceExample, ModelPage, ModelSummary,
-    SiteInfo, Templates, TreeIndex,
+    base_refs, memory_estimate, render_model_page, CardContext, CodeExample, InferenceExample, ModelPage, ModelSummary, TreeIndex, MARKDOWN_FILE,
 };
 use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
 use crate::error::BuildError;
+use crate::site::Site;
 use crate::pages::card_files::{card_files_state, CardFiles, CardFilesFound};
 use crate::pages::libraries::library_link;
 use crate::pages::listings::folders::model_stats_path;
 use crate::pages::model_files::{model_files, notebook_link, ModelFilesInput};
 use crate::pages::model_notes::{ignored_field_notes, silent_model_note, ExampleCounts};
 use crate::pages::model_tree::{block_hash, block_of};
-use crate::pages::tasks::TaskCatalogue;
-use crate::settings::{CardImages, SiteSettings};
 use crate::store::manifest::{input_hash, with_card_files, ModelEntry, ModelInput, ModelRow, StampHash};
 use crate::store::plan::{stamp_with_files, ReadJob, Stamp};
 use crate::store::read_ahead::{render_with_read_ahead, ReadFiles};
@@ -38,25 +36,6 @@ pub(crate) enum ModelOutcome {
     /// It was left out, with the reason; `was_listed` when the previous
     /// build listed it.
     Failed { err: RecordError, was_listed: bool },
-}
-
-/// What makes a model's files from its record: generate its examples,
-/// render (and highlight) its page, make its API file and notebook. A build
-/// writes each model's files as soon as they are made ([`Self::process`]);
-/// models run in parallel, their files read a batch ahead (see
-/// [`crate::store::read_ahead::render_with_read_ahead`]), so memory does not grow with the site.
-/// `check` makes them the same way and drops them ([`crate::build::check_models`]).
-pub(crate) struct ModelRenderer<'a> {
-    pub(crate) templates: &'a Templates,
-    pub(crate) snippets: SnippetEngine,
-    inference: InferenceSettings,
-    pub(crate) tasks: TaskCatalogue,
-    pub(crate) site: &'a SiteInfo,
-    highlighter: Highlighter,
-    /// Whether cards show `https:` images (`card_images`).
-    remote_images: bool,
-    /// How many stats files the models' figures are spread over.
-    stats_files: usize,
 }
 
 /// A model's files (path in the site, contents), listing entry and notes,
@@ -141,171 +120,159 @@ pub(crate) fn triage(jobs: Vec<ReadJob>) -> Triage {
     triage
 }
 
-impl<'a> ModelRenderer<'a> {
-    pub(crate) fn new(templates: &'a Templates, site: &'a SiteInfo, settings: &SiteSettings) -> ModelRenderer<'a> {
-        ModelRenderer {
-            templates,
-            snippets: SnippetEngine::new(),
-            inference: settings.inference(),
-            tasks: TaskCatalogue::builtin(),
-            site,
-            highlighter: Highlighter::new(),
-            remote_images: settings.card_images == CardImages::Remote,
-            stats_files: settings.listings.stats_files,
+/// Renders one model that has to be read and writes its files through
+/// `writer`. The outer error stops the build (templates, disk); a failed
+/// model is an outcome, e.g. a record whose values no example template
+/// can use. Its page shows its block of `tree` (see `model_tree`).
+///
+/// Models run in parallel, their files read a batch ahead (see
+/// [`crate::store::read_ahead::render_with_read_ahead`]), each written as
+/// soon as it is made, so memory does not grow with the site.
+pub(crate) fn process_model(site: &Site, writer: &SiteWriter, job: ReadJob, files: ReadFiles, tree: &TreeIndex) -> Result<ModelOutcome, BuildError> {
+    let ReadJob { source, stamp, previous } = job;
+    let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
+    let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.row.hidden));
+    let was_listed = previous.is_some();
+    let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
+    let files = match files {
+        Ok(files) => files,
+        Err(err) => {
+            forget_old(writer);
+            return Ok(ModelOutcome::Failed { err, was_listed });
+        }
+    };
+    let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
+    if let Some(mut entry) = previous {
+        let same_tree = entry.row.tree == block_hash(&block_of(tree, &source.folder_id, &entry.row));
+        if same_tree && entry.files.iter().all(|f| writer.keep(f)) {
+            if let Some(row_changed) = recount_if_unchanged(&mut entry, &input, stamp, &source.dir) {
+                return Ok(ModelOutcome::Unchanged { entry, row_changed });
+            }
         }
     }
+    let model = match parse_model(&source, files) {
+        Ok(model) => model,
+        Err(err) => {
+            forget_old(writer);
+            return Ok(ModelOutcome::Failed { err, was_listed });
+        }
+    };
+    let RenderedModel { files: pages, summary, notes, card_files, bases, hidden, tree } = match render_model(site, &model, tree)? {
+        Ok(rendered) => rendered,
+        Err(err) => {
+            forget_old(writer);
+            return Ok(ModelOutcome::Failed { err, was_listed });
+        }
+    };
+    let row_changed = old_summary.as_ref() != Some(&(summary.clone(), hidden));
+    for (rel, bytes) in &pages {
+        writer.write(rel, bytes)?;
+    }
+    let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
+    old_files.iter().filter(|f| !files.contains(f)).for_each(|f| writer.remove(f));
+    let input = with_card_files(&input.hash, &card_files.state);
+    let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
+    let card_files = card_files.looked_up;
+    let row = ModelRow { stamp, card_files, bases, hidden, popularity: 0, tree, notes };
+    Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry::new(row, input, summary, files)), row_changed })
+}
 
-    /// Renders one model that has to be read and writes its files through
-    /// `writer`. The outer error stops the build (templates, disk); a failed
-    /// model is an outcome, e.g. a record whose values no example template
-    /// can use.
-    /// Its page shows its block of `tree` (see `model_tree`).
-    pub(crate) fn process(&self, writer: &SiteWriter, job: ReadJob, files: ReadFiles, tree: &TreeIndex) -> Result<ModelOutcome, BuildError> {
-        let ReadJob { source, stamp, previous } = job;
-        let old_files = previous.as_ref().map(|e| e.files.clone()).unwrap_or_default();
-        let old_summary = previous.as_ref().map(|e| (e.summary.clone(), e.row.hidden));
-        let was_listed = previous.is_some();
-        let forget_old = |writer: &SiteWriter| old_files.iter().for_each(|f| writer.remove(f));
-        let files = match files {
-            Ok(files) => files,
-            Err(err) => {
-                forget_old(writer);
-                return Ok(ModelOutcome::Failed { err, was_listed });
-            }
-        };
-        let input = input_hash(&files.record, files.card.as_deref(), &source.dir);
-        if let Some(mut entry) = previous {
-            let same_tree = entry.row.tree == block_hash(&block_of(tree, &source.folder_id, &entry.row));
-            if same_tree && entry.files.iter().all(|f| writer.keep(f)) {
-                if let Some(row_changed) = recount_if_unchanged(&mut entry, &input, stamp, &source.dir) {
-                    return Ok(ModelOutcome::Unchanged { entry, row_changed });
-                }
-            }
-        }
-        let model = match parse_model(&source, files) {
-            Ok(model) => model,
-            Err(err) => {
-                forget_old(writer);
-                return Ok(ModelOutcome::Failed { err, was_listed });
-            }
-        };
-        let RenderedModel { files: pages, summary, notes, card_files, bases, hidden, tree } = match self.render(&model, tree)? {
-            Ok(rendered) => rendered,
-            Err(err) => {
-                forget_old(writer);
-                return Ok(ModelOutcome::Failed { err, was_listed });
-            }
-        };
-        let row_changed = old_summary.as_ref() != Some(&(summary.clone(), hidden));
-        for (rel, bytes) in &pages {
-            writer.write(rel, bytes)?;
-        }
-        let files: Vec<String> = pages.into_iter().map(|(rel, _)| rel).collect();
-        old_files.iter().filter(|f| !files.contains(f)).for_each(|f| writer.remove(f));
-        let input = with_card_files(&input.hash, &card_files.state);
-        let stamp = whole_stamp(stamp, &source.dir, &card_files.looked_up);
-        let card_files = card_files.looked_up;
-        let row = ModelRow { stamp, card_files, bases, hidden, popularity: 0, tree, notes };
-        Ok(ModelOutcome::Rendered { entry: Box::new(ModelEntry::new(row, input, summary, files)), row_changed })
+/// A model's files, listing entry and notes.
+fn render_model(site: &Site, model: &LoadedModel, tree: &TreeIndex) -> Result<Result<RenderedModel, RecordError>, BuildError> {
+    let failed = |err: modelpages_snippets::SnippetError| {
+        let path = model.source.record_path();
+        Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
+    };
+    let usage = match site.snippets.library_examples(&model.record) {
+        Ok(usage) => usage,
+        Err(err) => return failed(err),
+    };
+    let (hosted, mut notes, hosted_values) = match hosted_examples(&site.snippets, &site.inference, &model.record) {
+        Ok(found) => found,
+        Err(err) => return failed(err),
+    };
+    let local = match crate::pages::gguf::local_section(&site.snippets, model) {
+        Ok(local) => local,
+        Err(err) => return failed(err),
+    };
+    notes.extend(local.notes);
+    notes.extend(ignored_field_notes(model));
+    let made = ExampleCounts {
+        library: usage.as_ref().map_or(0, |u| u.snippets.len()),
+        inference: hosted.len(),
+        local_apps: local.apps.len(),
+    };
+    notes.extend(silent_model_note(model.id.as_str(), &model.record, &site.snippets, &made));
+    let library = usage.as_ref().map(|u| u.library);
+    let example_values = [usage.as_ref().map_or(&[][..], |u| &u.values), &hosted_values, &local.values].concat();
+    let examples: Vec<CodeExample> = usage
+        .into_iter()
+        .flat_map(|u| u.snippets)
+        .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
+        .collect();
+    // The notebook and the API file, built from the same examples as the page.
+    let mut files = model_files(&ModelFilesInput {
+        model,
+        library,
+        library_examples: &examples,
+        inference: &hosted,
+        local_apps: &local.apps,
+        site: &site.info,
+        hub_url: &site.inference.hub_url,
+    });
+    // The card's files are copied from the model's folder as its
+    // references are resolved.
+    let card_files = std::sync::Arc::new(CardFiles::new(&model.source.dir, &site.inference.hub_url, model.id.as_str()));
+    let card_context = CardContext {
+        links: card_files.clone(),
+        remote_images: site.remote_images,
+        hub_url: site.inference.hub_url.clone(),
+        model_id: model.id.to_string(),
+    };
+    // What running it takes, and the prompt its chat template makes:
+    // the page and its Markdown twin show both.
+    let memory = memory_estimate(&model.record, &local.files);
+    let chat_prompt = modelpages_render::chat_prompt(&model.record, &local.files);
+    if let Some(Err(why)) = chat_prompt.as_ref().map(|p| &p.outcome) {
+        notes.push(format!("{}: chat template not rendered: {why}", model.id));
     }
-
-    /// A model's files, listing entry and notes.
-    pub(crate) fn render(&self, model: &LoadedModel, tree: &TreeIndex) -> Result<Result<RenderedModel, RecordError>, BuildError> {
-        let failed = |err: modelpages_snippets::SnippetError| {
-            let path = model.source.record_path();
-            Ok(Err(RecordError::Invalid { path, message: format!("usage examples: {err}") }))
-        };
-        let usage = match self.snippets.library_examples(&model.record) {
-            Ok(usage) => usage,
-            Err(err) => return failed(err),
-        };
-        let (hosted, mut notes, hosted_values) = match hosted_examples(&self.snippets, &self.inference, &model.record) {
-            Ok(found) => found,
-            Err(err) => return failed(err),
-        };
-        let local = match crate::pages::gguf::local_section(&self.snippets, model) {
-            Ok(local) => local,
-            Err(err) => return failed(err),
-        };
-        notes.extend(local.notes);
-        notes.extend(ignored_field_notes(model));
-        let made = ExampleCounts {
-            library: usage.as_ref().map_or(0, |u| u.snippets.len()),
-            inference: hosted.len(),
-            local_apps: local.apps.len(),
-        };
-        notes.extend(silent_model_note(model.id.as_str(), &model.record, &self.snippets, &made));
-        let library = usage.as_ref().map(|u| u.library);
-        let example_values = [usage.as_ref().map_or(&[][..], |u| &u.values), &hosted_values, &local.values].concat();
-        let examples: Vec<CodeExample> = usage
-            .into_iter()
-            .flat_map(|u| u.snippets)
-            .map(|s| CodeExample { language: s.language.as_str(), text: s.content })
-            .collect();
-        // The notebook and the API file, built from the same examples as the page.
-        let mut files = model_files(&ModelFilesInput {
-            model,
-            library,
-            library_examples: &examples,
-            inference: &hosted,
-            local_apps: &local.apps,
-            site: self.site,
-            hub_url: &self.inference.hub_url,
-        });
-        // The card's files are copied from the model's folder as its
-        // references are resolved.
-        let card_files = std::sync::Arc::new(CardFiles::new(&model.source.dir, &self.inference.hub_url, model.id.as_str()));
-        let card_context = CardContext {
-            links: card_files.clone(),
-            remote_images: self.remote_images,
-            hub_url: self.inference.hub_url.clone(),
-            model_id: model.id.to_string(),
-        };
-        // What running it takes, and the prompt its chat template makes:
-        // the page and its Markdown twin show both.
-        let memory = memory_estimate(&model.record, &local.files);
-        let chat_prompt = modelpages_render::chat_prompt(&model.record, &local.files);
-        if let Some(Err(why)) = chat_prompt.as_ref().map(|p| &p.outcome) {
-            notes.push(format!("{}: chat template not rendered: {why}", model.id));
-        }
-        let bases = base_refs(&model.record);
-        let tree = tree.block(model.id.as_str(), &bases);
-        let page = ModelPage {
-            model,
-            tree: &tree,
-            hub_url: &self.inference.hub_url,
-            task: model.record.task().and_then(|t| self.tasks.link(t, self.site)),
-            library: library.map(|l| library_link(l, self.site)),
-            examples,
-            inference: hosted,
-            gguf: local.files,
-            local_apps: local.apps,
-            notebook_url: notebook_link(&files, self.site),
-            card_context,
-            quant_variants: local.variants,
-            example_values,
-            stats_url: format!("{}{}", self.site.base_path, model_stats_path(model.id.as_str(), self.stats_files)),
-            memory: memory.as_ref(),
-            chat_prompt: chat_prompt.as_ref(),
-        };
-        let page = render_model_page(self.templates, &self.highlighter, self.site, &page)?;
-        notes.extend(page.notes);
-        files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
-        files.insert(1, (format!("{}/{MARKDOWN_FILE}", model.id), page.markdown.into_bytes()));
-        files.extend(page.subpages.into_iter().map(|(path, html)| (format!("{}/{path}", model.id), html.into_bytes())));
-        let mut card_files = card_files.finish();
-        notes.extend(card_files.notes.drain(..).map(|note| format!("{}: card: {note}", model.id)));
-        files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
-        Ok(Ok(RenderedModel {
-            files,
-            summary: ModelSummary::of(model, self.site),
-            notes,
-            card_files,
-            hidden: model.record.hidden(),
-            tree: block_hash(&tree),
-            bases,
-        }))
-    }
+    let bases = base_refs(&model.record);
+    let tree = tree.block(model.id.as_str(), &bases);
+    let page = ModelPage {
+        model,
+        tree: &tree,
+        hub_url: &site.inference.hub_url,
+        task: model.record.task().and_then(|t| site.tasks.link(t, &site.info)),
+        library: library.map(|l| library_link(l, &site.info)),
+        examples,
+        inference: hosted,
+        gguf: local.files,
+        local_apps: local.apps,
+        notebook_url: notebook_link(&files, &site.info),
+        card_context,
+        quant_variants: local.variants,
+        example_values,
+        stats_url: format!("{}{}", site.info.base_path, model_stats_path(model.id.as_str(), site.listings.stats_files)),
+        memory: memory.as_ref(),
+        chat_prompt: chat_prompt.as_ref(),
+    };
+    let page = render_model_page(&site.templates, &site.highlighter, &site.info, &page)?;
+    notes.extend(page.notes);
+    files.insert(0, (format!("{}/index.html", model.id), page.html.into_bytes()));
+    files.insert(1, (format!("{}/{MARKDOWN_FILE}", model.id), page.markdown.into_bytes()));
+    files.extend(page.subpages.into_iter().map(|(path, html)| (format!("{}/{path}", model.id), html.into_bytes())));
+    let mut card_files = card_files.finish();
+    notes.extend(card_files.notes.drain(..).map(|note| format!("{}: card: {note}", model.id)));
+    files.extend(card_files.copied.drain(..).map(|(path, bytes)| (format!("{}/{path}", model.id), bytes)));
+    Ok(Ok(RenderedModel {
+        files,
+        summary: ModelSummary::of(model, &site.info),
+        notes,
+        card_files,
+        hidden: model.record.hidden(),
+        tree: block_hash(&tree),
+        bases,
+    }))
 }
 
 /// Every hosted-inference example of a model, for every provider and client;

@@ -179,6 +179,37 @@ impl Default for SiteSettings {
     }
 }
 
+/// Where the settings come from; read again before every build, so an
+/// edited settings file takes effect.
+#[derive(Clone, Debug)]
+pub struct SettingsSource {
+    pub path: PathBuf,
+    /// False for the default `modelpages.toml`, which may be missing.
+    pub required: bool,
+    /// `--base-url`, which overrides the file's.
+    pub base_url: Option<String>,
+}
+
+impl SettingsSource {
+    /// `config` (`--config`), which must exist, or else the default
+    /// `modelpages.toml`, which may be missing; `base_url` (`--base-url`)
+    /// overrides the file's.
+    pub fn new(config: Option<&Path>, base_url: Option<String>) -> SettingsSource {
+        match config {
+            Some(path) => SettingsSource { path: path.to_owned(), required: true, base_url },
+            None => SettingsSource { path: SETTINGS_FILE.into(), required: false, base_url },
+        }
+    }
+
+    pub fn load(&self) -> Result<SiteSettings, SettingsError> {
+        let mut settings = SiteSettings::load(&self.path, self.required)?;
+        if let Some(base_url) = &self.base_url {
+            settings.base_url = base_url.clone();
+        }
+        Ok(settings)
+    }
+}
+
 /// A settings file that cannot be read or does not parse.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {

@@ -79,6 +79,16 @@ describe("model page layout", () => {
       assert.ok(use.bottom <= card.top && use.left === card.left && use.width === card.width, `${id}: panel ${JSON.stringify(use)}, card ${JSON.stringify(card)}`);
       assert.ok(use.width >= 800, `${id}: the panel is ${use.width} px wide`);
       assert.ok(facts.left > use.right && facts.top < use.bottom, `${id}: the facts are beside the panel`);
+      // Neither column waits for the other: the card starts right under
+      // the panel however tall the facts are, and the side column goes on
+      // right under the facts however tall the panel is.
+      assert.ok(card.top - use.bottom <= 24, `${id}: ${card.top - use.bottom} px between the panel and the card`);
+      const afterFacts = await page.evaluate(() => {
+        const facts = document.querySelector(".model-facts");
+        const next = facts.nextElementSibling;
+        return next ? next.getBoundingClientRect().top - facts.getBoundingClientRect().bottom : 0;
+      });
+      assert.ok(afterFacts <= 24, `${id}: ${afterFacts} px between the facts and what follows them`);
       await page.close();
     }
     await context.close();

@@ -1,4 +1,4 @@
-//! The plan stage of a build: find every model folder and decide, from the previous
+//! Stage 2 of a build (plan): find every model folder and decide, from the previous
 //! build's manifest, which models must be read and rendered, which are kept
 //! as they are, and which were deleted.
 //!

@@ -1,4 +1,4 @@
-//! The write stage of a build: either a fresh tree swapped in whole
+//! Stage 7 of a build, writing: either a fresh tree swapped in whole
 //! ([`Staging`]) or a few files changed in place ([`Transaction`]). The
 //! pipeline writes through [`SiteWriter`] and does not care which.
 //!
@@ -26,6 +26,8 @@ enum Target {
     Fresh { staging: Staging, previous: std::path::PathBuf },
     /// Only what changed, applied to the output in one transaction.
     InPlace(Transaction),
+    /// Nowhere: `check` makes every file a build makes and keeps none.
+    Nowhere,
 }
 
 impl SiteWriter {
@@ -40,18 +42,27 @@ impl SiteWriter {
         SiteWriter { target: Target::InPlace(txn), log }
     }
 
+    /// A writer that keeps nothing (see [`Target::Nowhere`]).
+    pub(crate) fn nowhere() -> SiteWriter {
+        SiteWriter { target: Target::Nowhere, log: ChangeLog::new(Path::new(""), false) }
+    }
+
     /// Writes a model's file (its page changed, or it is new).
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
         self.log.note_bytes(rel, bytes);
         match &self.target {
             Target::Fresh { staging, .. } => staging.write(rel, bytes),
             Target::InPlace(txn) => txn.write(rel, bytes),
+            Target::Nowhere => Ok(()),
         }
     }
 
     /// Writes a site file that often stays the same (listings, assets); an
     /// unchanged one keeps its file.
     pub fn write_listing(&self, rel: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        if let Target::Nowhere = self.target {
+            return Ok(());
+        }
         // The live site is the output either way (a fresh tree's previous site).
         let live = compare_live(self.log.out(), rel, bytes);
         self.log.note_write(rel, &live);
@@ -62,6 +73,7 @@ impl SiteWriter {
             (Target::Fresh { staging, .. }, _) => staging.write(rel, bytes),
             (Target::InPlace(_), LiveFile::Same) => Ok(()),
             (Target::InPlace(txn), _) => txn.write(rel, bytes),
+            (Target::Nowhere, _) => Ok(()),
         }
     }
 
@@ -74,6 +86,7 @@ impl SiteWriter {
         match &self.target {
             Target::Fresh { staging, previous } => staging.link_from(previous, rel).is_ok(),
             Target::InPlace(_) => true,
+            Target::Nowhere => false,
         }
     }
 
@@ -90,7 +103,7 @@ impl SiteWriter {
     pub fn site_identity(&self, out: &Path) -> (u64, u64) {
         match &self.target {
             Target::Fresh { staging, .. } => folder_identity(staging.path()),
-            Target::InPlace(_) => folder_identity(out),
+            Target::InPlace(_) | Target::Nowhere => folder_identity(out),
         }
         .unwrap_or_default()
     }
@@ -119,6 +132,7 @@ impl SiteWriter {
                 })?;
             }
             Target::InPlace(txn) => txn.commit(|w| manifest.write_to(w))?,
+            Target::Nowhere => {}
         }
         Ok(log.into_changes())
     }

@@ -1,4 +1,4 @@
-//! The listings stage of a build: every file that lists models, as plain data first
+//! Stage 8 of a build (listings): every file that lists models, as plain data first
 //! ([`ListingFile`], in [`file`]: a path, a key, and how to make its bytes),
 //! then written ([`write`]). A key is a hash of everything the file is made from, so a
 //! rebuild renders and writes only the files whose key changed, and removes
