@@ -54,7 +54,7 @@ WITH_CHECKERS := PATH="$(abspath $(VENV))/bin:$$PATH"
 test-rust: islands checkers
 	$(WITH_CHECKERS) $(CARGO) test --workspace --locked --exclude modelpages-bench --no-fail-fast -q
 	@# Tests that need root (the immutable attribute) are ignored by default.
-	@if [ "$$(id -u)" = 0 ]; then $(CARGO) test --locked -p modelpages --test faults -q -- --ignored; \
+	@if [ "$$(id -u)" = 0 ]; then $(CARGO) test --locked -p modelpages --test integration -q -- --ignored faults::; \
 	else echo "not root: the immutable-folder fault test (cli/tests/faults.rs) is left ignored"; fi
 
 test-js: $(NODE_STAMP)

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use libfuzzer_sys::fuzz_target;
-use modelpages_record::{parse_model, parse_record, ModelFiles, ModelSource, RecordError};
+use modelpages_record::{parse_model, parse_record, RecordFiles, ModelSource, RecordError};
 
 fuzz_target!(|data: &[u8]| {
     // A form feed never occurs in the seed records, so the part after the
@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
         Err(other) => panic!("parse_record gave a non-syntax error: {other}"),
     };
     let source = ModelSource { dir: PathBuf::from("models/fuzz/model"), folder_id: folder_id.clone() };
-    match parse_model(&source, ModelFiles { record: record.to_vec(), card }) {
+    match parse_model(&source, RecordFiles { record: record.to_vec(), card }) {
         Ok(model) => {
             let id = model.id.as_str();
             assert_eq!(id, folder_id);

@@ -104,7 +104,7 @@ struct BuildArgs {
     #[arg(long)]
     config: Option<PathBuf>,
     /// Templates, styles and the bundled islands.
-    #[arg(long, default_value = "site-src")]
+    #[arg(long, default_value = modelpages_site::DEFAULT_SITE_SOURCES)]
     site_src: PathBuf,
     /// Render every page, even those of models that did not change since the
     /// site in --out was built.
@@ -132,7 +132,7 @@ struct CheckArgs {
     #[arg(long)]
     config: Option<PathBuf>,
     /// Templates, styles and the bundled islands, as for `build`.
-    #[arg(long, default_value = "site-src")]
+    #[arg(long, default_value = modelpages_site::DEFAULT_SITE_SOURCES)]
     site_src: PathBuf,
     /// Print every note about the models, as for `build`.
     #[arg(long)]

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use modelpages_record::{parse_record, ModelId, RECORD_FILE};
-use modelpages_snippets::inference::{known_providers, AUTO, HF_INFERENCE};
+use modelpages_snippets::inference::{known_providers, AUTO};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 use serde_json::{json, Value};
 
@@ -59,7 +59,8 @@ fn number_in(low: f64, high: f64) -> impl Fn(&str) -> Result<f64, String> + Clon
 impl InferenceArgs {
     /// Refuses a `--provider` the site does not know, naming those it knows.
     pub fn check_providers(&self, settings: &InferenceSettings) -> anyhow::Result<()> {
-        let mut known: Vec<String> = vec![AUTO.to_owned(), HF_INFERENCE.to_owned()];
+        // The catalogue holds hf-inference, the router's own.
+        let mut known: Vec<String> = vec![AUTO.to_owned()];
         known.extend(known_providers().into_iter().map(|p| p.name));
         known.extend(settings.extra_providers.iter().cloned());
         let unknown: Vec<&str> =

@@ -2,12 +2,10 @@
 //! the chat prompt, each model's Markdown twin (read back with a CommonMark
 //! parser) and `/llms.txt`, on records with hostile values and templates.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde_json::{json, Value};
 

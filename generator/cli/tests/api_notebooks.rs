@@ -2,13 +2,11 @@
 //! default corpus validates (JSON Schema, nbformat), the checker catches
 //! broken files, and a model without Python examples gets no notebook.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// Runs `check_site_files.py` on a built site: (exit ok, stdout).

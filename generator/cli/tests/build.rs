@@ -1,11 +1,9 @@
 //! End-to-end: the `modelpages` binary on the default corpus and on fixtures.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 fn model_dirs(models: &Path) -> Vec<String> {
     let mut ids = Vec::new();

@@ -5,13 +5,11 @@
 //! `card_images` and the page's policy, and an incremental build notices a
 //! changed, added or removed image as a full build would.
 
-mod common;
-
 use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use modelpages_render::is_page_id;
 use modelpages_testkit::html::{tokens, Node};
 

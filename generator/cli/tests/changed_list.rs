@@ -4,14 +4,12 @@
 //! a bad list is refused, naming its file and line, and leaves the site as
 //! it was.
 
-mod common;
-
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::*;
+use crate::common::*;
 
 fn build_changed(list: &Path, models: &Path, out: &Path) -> Run {
     build_with(&["--changed".as_ref(), list.as_os_str()], models, out, &site_src())

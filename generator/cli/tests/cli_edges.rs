@@ -4,13 +4,11 @@
 //! provider mappings that are not live, and `check` rendering what `build`
 //! renders.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Stdio;
 
-use common::*;
+use crate::common::*;
 
 const CHAT_MODEL: &str = "models/meta-llama/Llama-3.1-8B-Instruct";
 

@@ -8,16 +8,13 @@
 //! after a deploy counts exactly the files it wrote, independently of what
 //! the deploy itself reports.
 
-mod common;
-mod deploy_common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::*;
-use deploy_common::*;
+use crate::common::*;
+use crate::deploy_common::*;
 
 #[test]
 fn first_deploy_mirrors_the_site_then_only_changes_are_sent() {

@@ -5,22 +5,19 @@
 //! `--max-deletes` on a removal. Each destination's files are read from
 //! outside the deploy.
 
-mod common;
-mod deploy_common;
-
 use std::collections::BTreeMap;
 use std::fs;
 
-use common::*;
-use deploy_common::servers::TestHost;
-use deploy_common::*;
+use crate::common::*;
+use crate::deploy_common::servers::TestHost;
+use crate::deploy_common::*;
 
 /// The user's own files: `count` of them under `mine/`, written into `dir`.
 fn own_files(dir: &std::path::Path, count: usize) -> BTreeMap<String, String> {
     for i in 0..count {
         write(dir, &format!("mine/{i}.txt"), &format!("my file {i}\n"));
     }
-    deploy_common::servers::md5_files(dir)
+    crate::deploy_common::servers::md5_files(dir)
 }
 
 fn holds_all(host: &BTreeMap<String, String>, files: &BTreeMap<String, String>) -> bool {

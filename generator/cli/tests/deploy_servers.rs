@@ -6,17 +6,14 @@
 //! own logs. Every run uses distinctive fake credentials, and no output and
 //! no file the deploy keeps may contain them.
 
-mod common;
-mod deploy_common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::*;
-use deploy_common::servers::{self, Server};
-use deploy_common::*;
+use crate::common::*;
+use crate::deploy_common::servers::{self, Server};
+use crate::deploy_common::*;
 
 const ACCESS_KEY: &str = "AKIAMODELPAGESFAKE7Q";
 const SECRET_KEY: &str = "wJalrXUtn-modelpages-FAKE-secret-Zq81";

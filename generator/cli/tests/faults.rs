@@ -2,14 +2,12 @@
 //! builds writing the same site at once. Either way the build says what went
 //! wrong, naming the path, and the site is one whole build's.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 
 /// Sets the immutable attribute on a path for as long as it lives. Root
 /// ignores permission bits, but not this: nothing may be created, removed

@@ -3,13 +3,11 @@
 //! the pages link them, the checker catches broken feeds, and values from
 //! hostile records come out escaped.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 /// Runs `check_feeds.py` on a site built for `base_url`: (exit ok, stdout).
 fn check_feeds(dist: &Path, base_url: &str) -> (bool, String) {

@@ -3,9 +3,6 @@
 //! no live markup whose examples parse and hold the input exactly; nothing
 //! is written outside the output folder and nothing panics or hangs.
 
-mod common;
-mod hostile_corpus;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,8 +10,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::*;
-use hostile_corpus::{Case, Corpus, Expect, MARKER, PAYLOAD};
+use crate::common::*;
+use crate::hostile_corpus::{Case, Corpus, Expect, MARKER, PAYLOAD};
 use modelpages_testkit::html::{live_markup, tokens, Node, SiteMarkup};
 
 /// The policy every page must declare: only the site's own scripts, styles,

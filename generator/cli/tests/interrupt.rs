@@ -2,15 +2,13 @@
 //! succeeds. Kill moments are random but seeded: the seed is printed, and
 //! `MODELPAGES_KILL_SEED=<seed>` replays a run.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::thread::sleep;
 use std::time::Instant;
 
-use common::*;
+use crate::common::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

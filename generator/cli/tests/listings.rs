@@ -8,14 +8,12 @@
 //! stats files every model's figures, and no file passes 2 MB. (The same at
 //! 200,000 models: `make test-scale`.)
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use common::listings::*;
+use crate::common::listings::*;
 use serde_json::Value;
 
 const MODELS: usize = 400;

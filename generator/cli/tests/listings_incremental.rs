@@ -4,14 +4,12 @@
 //! the site equals a full build of the same models. Listing sizes are cut
 //! small (see `common::listings`) so that the 300 models fill many files.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use common::listings::*;
-use common::*;
+use crate::common::listings::*;
+use crate::common::*;
 
 /// Every file of a site: its inode and the hash of its bytes.
 fn files(dist: &Path) -> BTreeMap<String, (u64, String)> {

@@ -2,12 +2,10 @@
 //! say, the right local apps for the right models, and GGUF files that cannot
 //! be read reported by name while the build goes on.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use modelpages_gguf::write::{GgufWriter, MetaValue};
 use modelpages_gguf::TensorType;
 

@@ -4,12 +4,10 @@
 //! others whose tree changed, and every incremental build equals a full
 //! build of the same models, byte for byte.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 const BASE: &str = "org/base";
 

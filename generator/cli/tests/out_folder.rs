@@ -3,13 +3,11 @@
 //! the output reached through a leftover transaction or a planted link, and
 //! pages deleted from the site by hand.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::{symlink, MetadataExt};
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// The names beside an output called `name` that a build may create.
 fn leftovers_of(parent: &Path, name: &str) -> Vec<String> {

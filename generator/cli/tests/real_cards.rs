@@ -16,12 +16,10 @@
 //!
 //! One build for every test.
 
-mod common;
-
 use std::fs;
 use std::sync::OnceLock;
 
-use common::*;
+use crate::common::*;
 use modelpages_testkit::html::{tokens, Node};
 use serde_json::{json, Value};
 
@@ -121,7 +119,7 @@ fn hosted_examples(id: &str, client: &str) -> Vec<String> {
 
 /// Runs the examples checker on the models; how many examples passed.
 fn check_examples(ids: &[&str]) -> usize {
-    common::check_examples(ids.iter().map(|id| built().models.join(id)))
+    crate::common::check_examples(ids.iter().map(|id| built().models.join(id)))
 }
 
 /// `\(`, `\[` are escaped brackets on the Hub; its math is `$$...$$` and

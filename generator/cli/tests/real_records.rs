@@ -8,13 +8,11 @@
 //!
 //! One build for every test: its pages, API files, notes and errors.
 
-mod common;
-
 use std::fs;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const ZEPHYR: &str = "HuggingFaceH4/zephyr-7b-beta";
@@ -93,7 +91,7 @@ fn hosted(doc: &Value) -> Vec<(String, String, bool)> {
 
 /// Runs the examples checker on the models; how many examples passed.
 fn check_examples(ids: &[&str]) -> usize {
-    common::check_examples(ids.iter().map(|id| built().models.join(id)))
+    crate::common::check_examples(ids.iter().map(|id| built().models.join(id)))
 }
 
 #[test]

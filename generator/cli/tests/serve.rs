@@ -2,8 +2,6 @@
 //! models, driven over HTTP like a browser would, and stopped with SIGINT.
 #![cfg(unix)]
 
-mod common;
-
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -12,7 +10,7 @@ use std::process::{Child, ChildStderr, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 const WAIT: Duration = Duration::from_secs(60);
 const LIVE_TAG: &str = "<script src=\"/__modelpages/live.js\" defer></script>";

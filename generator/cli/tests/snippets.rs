@@ -2,13 +2,11 @@
 //! language's real checker, hostile record values stay data, and the
 //! catalogue and library pages are complete.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 use modelpages_testkit::records::{record_json, RecordParts, MEANINGFUL_TAGS};
 use serde_json::{json, Value};
 

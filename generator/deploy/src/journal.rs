@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use modelpages_site::changes::is_site_path;
-use modelpages_site::output::sibling;
+use modelpages_site::output::OutputFolder;
 use serde::{Deserialize, Serialize};
 
 use crate::DeployError;
@@ -54,14 +54,6 @@ pub struct Interrupted {
     pub done: HashMap<String, String>,
 }
 
-pub fn journal_path(out: &Path) -> PathBuf {
-    sibling(out, ".deploy")
-}
-
-pub fn deployed_path(out: &Path) -> PathBuf {
-    sibling(out, ".deployed")
-}
-
 fn invalid(path: &Path, message: impl Into<String>) -> DeployError {
     DeployError::State { path: path.to_owned(), message: message.into() }
 }
@@ -85,7 +77,7 @@ pub(crate) fn read_back(path: &Path) -> Result<Option<Vec<u8>>, DeployError> {
 /// records, if any. A journal of a deploy elsewhere is no concern of this
 /// one (it is replaced).
 pub fn read_interrupted(out: &Path, destination: &str) -> Result<Option<Interrupted>, DeployError> {
-    let path = journal_path(out);
+    let path = OutputFolder::new(out).deploy_journal();
     let Some(bytes) = read_back(&path)? else { return Ok(None) };
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.split_inclusive('\n');
@@ -124,7 +116,7 @@ impl Journal {
     /// Starts the journal of a deploy to `destination`, carrying over what
     /// an interrupted one to the same place already uploaded.
     pub fn begin(out: &Path, destination: &str, full: bool, carried: &HashMap<String, String>) -> Result<Journal, DeployError> {
-        let path = journal_path(out);
+        let path = OutputFolder::new(out).deploy_journal();
         let io = |e: std::io::Error| invalid(&path, e.to_string());
         let mut text = serde_json::to_string(&Header { version: VERSION, destination: destination.to_owned(), full })
             .expect("headers serialise");
@@ -161,7 +153,7 @@ struct Deployed {
 
 /// The destination of the last complete deploy of the site in `out`.
 pub fn last_destination(out: &Path) -> Result<Option<String>, DeployError> {
-    let path = deployed_path(out);
+    let path = OutputFolder::new(out).last_deploy();
     let Some(bytes) = read_back(&path)? else { return Ok(None) };
     let deployed: Deployed = serde_json::from_slice(&bytes)
         .map_err(|e| invalid(&path, format!("{}:{}: not a deploy record: {e}", e.line(), e.column())))?;
@@ -170,7 +162,7 @@ pub fn last_destination(out: &Path) -> Result<Option<String>, DeployError> {
 
 /// Records `destination` as the last complete deploy's.
 pub fn record_destination(out: &Path, destination: &str) -> Result<(), DeployError> {
-    let path = deployed_path(out);
+    let path = OutputFolder::new(out).last_deploy();
     let io = |e: std::io::Error| invalid(&path, e.to_string());
     let mut json = serde_json::to_vec_pretty(&Deployed { version: VERSION, destination: destination.to_owned() })
         .expect("records serialise");
@@ -199,7 +191,7 @@ mod tests {
         journal.uploaded("index.html", &hash).unwrap();
         drop(journal);
         // A kill in the middle of a line.
-        let mut file = fs::OpenOptions::new().append(true).open(journal_path(&out)).unwrap();
+        let mut file = fs::OpenOptions::new().append(true).open(OutputFolder::new(&out).deploy_journal()).unwrap();
         file.write_all(format!("{hash} sitem").as_bytes()).unwrap();
         let interrupted = read_interrupted(&out, "s3://b/p").unwrap().unwrap();
         assert!(interrupted.full);
@@ -220,16 +212,16 @@ mod tests {
         let out = tmp.path().join("dist");
         let hash = "b".repeat(64);
         let header = r#"{"version":1,"destination":"d","full":false}"#;
-        fs::write(journal_path(&out), format!("{header}\n{hash} ok.html\n{hash} ../../etc/passwd\n{hash} later.html\n")).unwrap();
+        fs::write(OutputFolder::new(&out).deploy_journal(), format!("{header}\n{hash} ok.html\n{hash} ../../etc/passwd\n{hash} later.html\n")).unwrap();
         let done = read_interrupted(&out, "d").unwrap().unwrap().done;
         assert_eq!(done.keys().collect::<Vec<_>>(), ["ok.html"]);
-        fs::write(journal_path(&out), "not json\n").unwrap();
+        fs::write(OutputFolder::new(&out).deploy_journal(), "not json\n").unwrap();
         assert!(read_interrupted(&out, "d").unwrap_err().to_string().contains("not a deploy journal"));
         #[cfg(unix)]
         {
-            fs::remove_file(journal_path(&out)).unwrap();
+            fs::remove_file(OutputFolder::new(&out).deploy_journal()).unwrap();
             fs::write(tmp.path().join("elsewhere"), format!("{header}\n")).unwrap();
-            std::os::unix::fs::symlink(tmp.path().join("elsewhere"), journal_path(&out)).unwrap();
+            std::os::unix::fs::symlink(tmp.path().join("elsewhere"), OutputFolder::new(&out).deploy_journal()).unwrap();
             assert!(read_interrupted(&out, "d").unwrap_err().to_string().contains("symbolic link"));
         }
         record_destination(&out, "file:///srv").unwrap();

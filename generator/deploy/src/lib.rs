@@ -340,7 +340,7 @@ enum Upload {
     AlreadyThere,
 }
 
-/// Stage 5: sending the plan.
+/// Step 5 of a deploy: sending the plan.
 struct Sender<'a> {
     site: &'a DeployableSite,
     remote: &'a Remote,

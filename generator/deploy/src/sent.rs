@@ -19,7 +19,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use modelpages_site::output::sibling;
+use modelpages_site::output::OutputFolder;
 use serde::{Deserialize, Serialize};
 
 use crate::journal::{read_back, replace};
@@ -42,7 +42,7 @@ pub fn path_key(rel: &str) -> u64 {
 /// Where the record of `destination` is kept, beside `out`.
 pub fn sent_path(out: &Path, destination: &str) -> PathBuf {
     let hash = blake3::hash(destination.as_bytes()).to_hex();
-    sibling(out, &format!(".sent-{}", &hash[..16]))
+    OutputFolder::new(out).sent_record(&hash[..16])
 }
 
 /// The paths a destination holds from this site, by [`path_key`].

@@ -24,7 +24,7 @@ pub struct GgufFile {
     /// Total bytes, when every part's size is known.
     pub size: Option<u64>,
     /// What the headers of the parts that were read say.
-    pub facts: Option<ModelFacts>,
+    pub facts: Option<HeaderFacts>,
 }
 
 impl GgufFile {
@@ -45,7 +45,7 @@ pub struct QuantGroup {
 
 impl QuantGroup {
     /// Header facts of the group's first file that has any.
-    pub fn facts(&self) -> Option<&ModelFacts> {
+    pub fn facts(&self) -> Option<&HeaderFacts> {
         self.files.iter().find_map(|f| f.facts.as_ref())
     }
 }
@@ -88,7 +88,7 @@ impl GgufFiles {
             let file = GgufFile {
                 name: parts[0].1.to_owned(),
                 size: total_size(parts.iter().map(|p| p.2)),
-                facts: ModelFacts::from_headers(parts.iter().filter_map(|p| headers.get(p.1))),
+                facts: HeaderFacts::from_headers(parts.iter().filter_map(|p| headers.get(p.1))),
                 parts: parts.iter().map(|p| p.1.to_owned()).collect(),
                 parts_total: total,
             };
@@ -132,7 +132,7 @@ impl GgufFiles {
 
     /// Facts about the model: from the default file's headers, else from any
     /// model file that was read.
-    pub fn model_facts(&self) -> Option<&ModelFacts> {
+    pub fn header_facts(&self) -> Option<&HeaderFacts> {
         self.default_file()
             .and_then(|f| f.facts.as_ref())
             .or_else(|| self.groups.iter().flat_map(|g| &g.files).chain(&self.unlabelled).find_map(|f| f.facts.as_ref()))
@@ -141,7 +141,7 @@ impl GgufFiles {
 
 /// What the headers of one file (all its shards that were read) say.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ModelFacts {
+pub struct HeaderFacts {
     pub architecture: Option<String>,
     pub context_length: Option<u64>,
     /// The file quantization type the header names (`general.file_type`).
@@ -158,14 +158,14 @@ pub struct ModelFacts {
     pub chat_template: Option<HeaderText>,
 }
 
-impl ModelFacts {
+impl HeaderFacts {
     /// The facts of the given headers together; `None` without any. Shards
     /// split the tensors, and only the first carries the model's metadata.
-    pub fn from_headers<'a>(headers: impl IntoIterator<Item = &'a GgufHeader>) -> Option<ModelFacts> {
-        let mut facts: Option<ModelFacts> = None;
+    pub fn from_headers<'a>(headers: impl IntoIterator<Item = &'a GgufHeader>) -> Option<HeaderFacts> {
+        let mut facts: Option<HeaderFacts> = None;
         let mut counts: BTreeMap<TensorType, u64> = BTreeMap::new();
         for header in headers {
-            let f = facts.get_or_insert(ModelFacts {
+            let f = facts.get_or_insert(HeaderFacts {
                 architecture: None,
                 context_length: None,
                 file_type: None,

@@ -17,5 +17,5 @@ pub use arch_keys::{AttentionShape, HeadCount};
 pub use error::{GgufError, GgufErrorKind};
 pub use header::{parse_header, read_header, GgufHeader, HeaderText, Limits};
 pub use label::{default_label, parse_quant_label, QuantLabel};
-pub use files::{shard_of, GgufFile, GgufFiles, ModelFacts, QuantGroup};
+pub use files::{shard_of, GgufFile, GgufFiles, HeaderFacts, QuantGroup};
 pub use types::{file_type_name, quant_order, TensorType};

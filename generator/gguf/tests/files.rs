@@ -107,7 +107,7 @@ fn header_facts_of_shards_add_up() {
     ]);
     let files = [("m-Q4_K_M-00001-of-00002.gguf", Some(1)), ("m-Q4_K_M-00002-of-00002.gguf", Some(1)), ("m-Q8_0.gguf", Some(2))];
     let l = GgufFiles::new(files.iter().copied(), &headers);
-    let facts = l.model_facts().expect("the default file was read");
+    let facts = l.header_facts().expect("the default file was read");
     assert_eq!((facts.architecture.as_deref(), facts.context_length, facts.parameter_count, facts.parts_read), (Some("llama"), Some(8192), 2304, 2));
     let shares: Vec<(String, u64)> = facts.shares().iter().map(|(t, p)| (t.to_string(), p.round() as u64)).collect();
     assert_eq!(shares, [("Q4_K".to_owned(), 44), ("Q6_K".to_owned(), 44), ("F32".to_owned(), 11)]);

@@ -19,7 +19,7 @@ pub use card_meta::{merge_front_matter, scalar_text, AccessRequest, CardMeta};
 pub use counts::{split_counts, stable_bytes, CountsSplit};
 pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{
-    discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_model_files, Discovery, LoadedModel, ModelFiles,
+    discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_record_files, Discovery, LoadedModel, RecordFiles,
     ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,
 };
 pub use hub_fields::{EvalResult, Gated, GgufSummary, IgnoredField, Lenient, MetricValue, Safetensors};

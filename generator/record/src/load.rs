@@ -214,26 +214,26 @@ fn folder(
 
 /// The raw files of a model folder: `model.json` and, if present, `README.md`.
 #[derive(Clone, Debug)]
-pub struct ModelFiles {
+pub struct RecordFiles {
     pub record: Vec<u8>,
     pub card: Option<Vec<u8>>,
 }
 
 /// Reads one model folder's files without parsing them (links refused).
-pub fn read_model_files(source: &ModelSource) -> Result<ModelFiles, RecordError> {
+pub fn read_record_files(source: &ModelSource) -> Result<RecordFiles, RecordError> {
     let record = read_regular_file(&source.record_path(), MAX_RECORD_BYTES)?
         .ok_or_else(|| RecordError::invalid(&source.dir, "no model.json in this model folder"))?;
     let card = read_regular_file(&source.card_path(), MAX_CARD_BYTES)?;
-    Ok(ModelFiles { record, card })
+    Ok(RecordFiles { record, card })
 }
 
 /// Reads and validates one model folder.
 pub fn load_model(source: &ModelSource) -> Result<LoadedModel, RecordError> {
-    parse_model(source, read_model_files(source)?)
+    parse_model(source, read_record_files(source)?)
 }
 
 /// Parses and validates the files of one model folder.
-pub fn parse_model(source: &ModelSource, files: ModelFiles) -> Result<LoadedModel, RecordError> {
+pub fn parse_model(source: &ModelSource, files: RecordFiles) -> Result<LoadedModel, RecordError> {
     let record_path = source.record_path();
     let record = parse_record(&record_path, &files.record)?;
     let id = ModelId::parse(&record.id)

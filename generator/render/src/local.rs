@@ -3,7 +3,7 @@
 //! that can run it.
 
 use minijinja::Value;
-use modelpages_gguf::{file_type_name, GgufFile, GgufFiles, ModelFacts};
+use modelpages_gguf::{file_type_name, GgufFile, GgufFiles, HeaderFacts};
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 
@@ -115,7 +115,7 @@ fn file_view(file: &GgufFile) -> FileView {
     FileView { name: file.name.clone(), size: file.size.map(bytes_text), parts }
 }
 
-fn tensor_types_text(facts: &ModelFacts) -> String {
+fn tensor_types_text(facts: &HeaderFacts) -> String {
     let shares: Vec<String> = facts
         .shares()
         .into_iter()

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// Templates every site must provide.
 pub const REQUIRED_TEMPLATES: &[&str] =
-    &["base.html", "model.html", "index.html", "404.html", "libraries.html", "library.html", "facet.html", "facets.html", "tasks.html", "task.html", "namespaces.html", "namespace.html", "listing.html", "page-index.html", "pager.html", "model-subpage.html",
+    &["base.html", "model.html", "index.html", "404.html", "libraries.html", "library.html", "facet.html", "facets.html", "tasks.html", "task.html", "namespaces.html", "namespace.html", "listing.html", "model-table.html", "page-index.html", "pager.html", "model-subpage.html",
         "model/facts.html", "model/tags.html", "model/tree.html", "model/files.html", "model/evals.html", "model/inputs.html",
         "model/memory.html", "model/prompt.html", "model/side.html"];
 

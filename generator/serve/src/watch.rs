@@ -1,14 +1,17 @@
 //! Watching what a build reads: the models, the site sources and the
 //! settings file.
 //!
-//! Only the site-source folders a build reads (`templates`, `static`,
-//! `build`) are watched, not all of `site-src/`: its `node_modules` holds
-//! thousands of folders, each of which would cost an inotify watch.
+//! Only the site-source folders a build reads
+//! ([`SiteSources::READ_BY_BUILD`]) are watched, not all of `site-src/`: its
+//! `node_modules` holds thousands of folders, each of which would cost an
+//! inotify watch.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
+use modelpages_site::output::OutputFolder;
+use modelpages_site::SiteSources;
 use notify::{Event, RecommendedWatcher, RecursiveMode, Watcher as _};
 
 use crate::ServeError;
@@ -16,8 +19,6 @@ use crate::ServeError;
 /// Changes closer together than this make one rebuild (an editor's save is
 /// often several writes and a rename).
 const DEBOUNCE: Duration = Duration::from_millis(150);
-/// The folders of the site sources that a build reads.
-const SITE_SOURCE_DIRS: [&str; 3] = ["templates", "static", "build"];
 
 /// The paths whose changes call for a rebuild, made absolute so events
 /// (which carry absolute paths) compare with them.
@@ -44,17 +45,14 @@ impl WatchedPaths {
         }
         path.starts_with(&self.models)
             || path == self.settings
-            || SITE_SOURCE_DIRS.iter().any(|dir| path.starts_with(self.site_src.join(dir)))
+            || SiteSources::new(&self.site_src).read_by_build().any(|dir| path.starts_with(dir))
     }
 
-    /// The output and the staging folder and lock beside it: builds write
-    /// there, and a change there must not start another build.
+    /// The output and the files beside it (staging folder, lock,
+    /// manifest...): builds write there, and a change there must not start
+    /// another build.
     fn is_output(&self, path: &Path) -> bool {
-        let name = self.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let sibling = |p: &Path| {
-            p.parent() == self.out.parent() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&format!(".{name}")))
-        };
-        path.starts_with(&self.out) || path.ancestors().any(sibling)
+        OutputFolder::new(&self.out).holds(path)
     }
 }
 
@@ -112,8 +110,8 @@ impl Watcher {
     /// Starts watching site-source folders created since the last call
     /// (`make islands` creates `build/`).
     pub fn watch_new_site_dirs(&mut self) -> Result<(), ServeError> {
-        for name in SITE_SOURCE_DIRS {
-            let dir = self.paths.site_src.join(name);
+        let dirs: Vec<PathBuf> = SiteSources::new(&self.paths.site_src).read_by_build().collect();
+        for dir in dirs {
             if dir.is_dir() && !self.watched_site_dirs.contains(&dir) {
                 self.add(&dir, RecursiveMode::Recursive)?;
                 self.watched_site_dirs.push(dir);
@@ -185,10 +183,18 @@ mod tests {
             "models/dist/index.html",
             "models/.dist.tmp-123/a/b/index.html",
             "models/.dist.lock",
+            "models/.dist.manifest",
+            "models/.dist.sent-0123456789abcdef",
         ] {
             assert!(!paths.is_relevant(&root.join(ignored)), "{ignored}");
         }
         assert!(WatchedPaths::new(&root.join("nope"), &root, &root, &root).is_err(), "a missing models folder");
+        // A settings file whose name starts like the output's side files is
+        // still an input: only the side files' own names are the output's.
+        let settings = root.join(".dist-settings.toml");
+        let paths = WatchedPaths::new(&root.join("models"), &root.join("site-src"), &settings, &root.join("dist")).unwrap();
+        assert!(paths.is_relevant(&settings));
+        assert!(!paths.is_relevant(&root.join(".dist.changes")));
     }
 
     #[test]

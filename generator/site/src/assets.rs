@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use modelpages_render::Highlighter;
 
+use crate::site_sources::SiteSources;
+
 /// The assets of one build: their site-relative paths and bytes.
 #[derive(Debug, Default)]
 pub struct Assets {
@@ -26,25 +28,24 @@ pub struct AssetError {
     pub source: io::Error,
 }
 
-/// Where the island modules are expected, relative to the site sources:
-/// `islands-<hash>.js` (the loader) and the chunks it imports, each named
-/// by esbuild with a hash of its content (see site-src/build.mjs).
-pub const ISLANDS_DIR: &str = "build/islands";
-/// The loader's name starts with this.
+/// The loader's name starts with this. The islands' folder
+/// ([`SiteSources::islands`]) holds `islands-<hash>.js` (the loader) and
+/// the chunks it imports, each named by esbuild with a hash of its content
+/// (see site-src/build.mjs).
 const LOADER_PREFIX: &str = "islands-";
-const STYLESHEET: &str = "static/style.css";
 
 /// Collects the stylesheet (the site's CSS plus the highlight themes) and the
 /// island modules from `site_src`. Missing islands are not an error: pages
 /// work without JavaScript, and the caller says how to build them.
 pub fn collect_assets(site_src: &Path) -> Result<Assets, AssetError> {
-    let css_path = site_src.join(STYLESHEET);
+    let sources = SiteSources::new(site_src);
+    let css_path = sources.stylesheet();
     let mut css = fs::read(&css_path).map_err(|source| AssetError { path: css_path, source })?;
     css.extend_from_slice(b"\n");
     css.extend_from_slice(Highlighter::stylesheet().as_bytes());
     let mut assets = Assets::default();
     assets.stylesheet = assets.add("style", "css", css);
-    let dir = site_src.join(ISLANDS_DIR);
+    let dir = sources.islands();
     let entries = match fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(assets),

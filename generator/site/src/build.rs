@@ -37,12 +37,13 @@ use crate::pages::model_tree::TreeScope;
 use crate::progress::Progress;
 use crate::settings::SiteSettings;
 use crate::site::Site;
+use crate::site_sources::DEFAULT_SITE_SOURCES;
 use crate::stage_timer::StageTimer;
 use crate::store::changes::{ChangeLog, PendingChanges};
 use crate::store::io_pool::with_io_threads;
 use crate::store::journal::{recover, Transaction};
-use crate::store::manifest::{global_hash, manifest_path, ListingKeys, Manifest, ModelEntry};
-use crate::store::output::{lock_output, OutputLock, Staging};
+use crate::store::manifest::{global_hash, ListingKeys, Manifest, ModelEntry};
+use crate::store::output::{lock_output, OutputFolder, OutputLock, Staging};
 use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
 use crate::store::site_folder::{check_output, marker_text, missing_from_site, new_site_id, MARKER};
@@ -74,7 +75,7 @@ impl Default for BuildOptions {
         BuildOptions {
             models_dir: "models".into(),
             out_dir: "dist".into(),
-            site_src: "site-src".into(),
+            site_src: DEFAULT_SITE_SOURCES.into(),
             settings: SiteSettings::default(),
             settings_file: None,
             incremental: true,
@@ -124,7 +125,7 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     // see `SiteWriter::keep`).
     manifest.stored = stored;
     let rows_changed = !removed.is_empty() || counts_moved;
-    let mut models = Models { manifest, errors, rendered: 0, rows_changed, manifest_path: manifest_path(&options.out_dir) };
+    let mut models = Models { manifest, errors, rendered: 0, rows_changed, manifest_path: OutputFolder::new(&options.out_dir).manifest() };
     for (_, entry) in &removed {
         entry.files.iter().for_each(|f| writer.remove(f));
     }
@@ -440,7 +441,7 @@ pub(crate) fn write_listings(
 
 /// An error decoding the previous build's manifest past its start.
 fn manifest_error(out: &Path, source: std::io::Error) -> BuildError {
-    BuildError::Manifest { path: manifest_path(out), source }
+    BuildError::Manifest { path: OutputFolder::new(out).manifest(), source }
 }
 
 /// An iterator whose length is known beforehand.

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use modelpages_record::{discover, parse_model, read_model_files, LoadedModel, RecordError};
+use modelpages_record::{discover, parse_model, read_record_files, LoadedModel, RecordError};
 use rayon::prelude::*;
 
 /// Top-level names the site itself writes; a namespace with one of these
@@ -33,7 +33,7 @@ pub fn load_corpus(models_dir: &Path) -> Result<Corpus, RecordError> {
     let mut errors = found.errors;
     let sources = reject_layout_clashes(found.sources, |s| &s.folder_id, |s| s.record_path(), &mut errors);
     let (mut models, failed): (Vec<LoadedModel>, Vec<RecordError>) =
-        sources.into_par_iter().map(|source| read_model_files(&source).and_then(|files| parse_model(&source, files))).partition_map(|r| match r {
+        sources.into_par_iter().map(|source| read_record_files(&source).and_then(|files| parse_model(&source, files))).partition_map(|r| match r {
             Ok(model) => rayon::iter::Either::Left(model),
             Err(err) => rayon::iter::Either::Right(err),
         });

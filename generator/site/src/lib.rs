@@ -16,7 +16,8 @@
 //! replaced whole, synced), `base_url` ([`BaseUrl`]), [`changed_list`]
 //! (`build --changed`),
 //! [`content_types`] (the media type of each kind of site file, for `serve`
-//! and `deploy`), [`corpus`] and [`progress`].
+//! and `deploy`), [`corpus`], [`progress`] and [`site_sources`] (every
+//! path into `site-src/`).
 //! ARCHITECTURE.md has the map.
 
 mod base_url;
@@ -34,6 +35,7 @@ mod pages;
 pub mod progress;
 pub mod settings;
 mod site;
+pub mod site_sources;
 mod store;
 
 // The crate's public paths, as they were before the modules were grouped.
@@ -49,4 +51,5 @@ pub use listings::write::ListingCounts;
 pub use error::BuildError;
 pub use corpus::{load_corpus, Corpus, RESERVED_NAMESPACES};
 pub use progress::{NoProgress, Progress};
+pub use site_sources::{SiteSources, DEFAULT_SITE_SOURCES};
 pub use settings::{CardImages, ListingSettings, SettingsError, SettingsSource, SiteSettings, MAX_LISTING_FILE_BYTES, SETTINGS_FILE};

@@ -17,6 +17,7 @@ use crate::base_url::BaseUrl;
 use crate::error::BuildError;
 use crate::pages::listings::ListingInput;
 use crate::pages::tasks::TaskCatalogue;
+use crate::site_sources::SiteSources;
 use crate::settings::{CardImages, ListingSettings, SiteSettings};
 
 /// What every stage of a build reads (see the module's overview).
@@ -43,7 +44,7 @@ impl Site {
     /// an error here stops the build before anything is written.
     pub(crate) fn load(site_src: &Path, settings: &SiteSettings) -> Result<Site, BuildError> {
         let base_url = BaseUrl::parse(&settings.base_url)?;
-        let templates = Templates::load(&site_src.join("templates"))?;
+        let templates = Templates::load(&SiteSources::new(site_src).templates())?;
         let assets = collect_assets(site_src)?;
         let info = SiteInfo {
             title: settings.title.clone(),

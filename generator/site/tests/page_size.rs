@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use modelpages_site::{build_site, BuildOptions, NoProgress};
-use modelpages_snippets::inference::{known_providers, HF_INFERENCE};
+use modelpages_snippets::inference::known_providers;
 use modelpages_snippets::sample::{MAX_SAMPLE_BYTES, MAX_SAMPLE_ESCAPE_BYTES};
 use modelpages_snippets::SnippetEngine;
 use proptest::prelude::*;
@@ -78,9 +78,7 @@ fn engine() -> &'static SnippetEngine {
 
 /// Every provider the site knows without settings, besides `auto`.
 fn every_known_provider() -> Vec<String> {
-    let mut providers: Vec<String> = known_providers().into_iter().map(|p| p.name).collect();
-    providers.push(HF_INFERENCE.to_owned());
-    providers
+    known_providers().into_iter().map(|p| p.name).collect()
 }
 
 fn widget_example() -> impl Strategy<Value = Value> {

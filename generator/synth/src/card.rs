@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::catalog::Kind;
+use crate::catalogue::Kind;
 use crate::dist::{below, between, chance, pick, tenths, weighted, SynthRng};
-use crate::plan::Plan;
+use crate::draft::Draft;
 use crate::words::{self, Context, Modality};
 
 /// Bounds of a card's Markdown body, in bytes.
@@ -15,13 +15,13 @@ pub const BODY_MIN: usize = 1024;
 pub const BODY_MAX: usize = 6144;
 
 /// The tags a card's front matter lists (the record's `cardData.tags`).
-pub fn card_tags(plan: &Plan) -> Vec<String> {
+pub fn card_tags(draft: &Draft) -> Vec<String> {
     let mut tags: Vec<String> = Vec::new();
-    if plan.conversational {
+    if draft.conversational {
         tags.push("chat".into());
     }
-    match plan.kind() {
-        Kind::Diffusers if plan.lora => {
+    match draft.kind() {
+        Kind::Diffusers if draft.lora => {
             tags.extend(["text-to-image", "lora", "diffusers", "template:sd-lora"].map(String::from))
         }
         Kind::Gguf => tags.extend(["llama-cpp", "gguf"].map(String::from)),
@@ -29,27 +29,27 @@ pub fn card_tags(plan: &Plan) -> Vec<String> {
         Kind::Peft => tags.push("lora".into()),
         _ => {}
     }
-    if plan.task == "reinforcement-learning" {
-        tags.extend(["reinforcement-learning", "deep-reinforcement-learning", plan.library.key].map(String::from));
+    if draft.task == "reinforcement-learning" {
+        tags.extend(["reinforcement-learning", "deep-reinforcement-learning", draft.library.key].map(String::from));
     }
-    if !plan.flavour.is_empty() && !plan.languages.contains(&plan.flavour) && !tags.iter().any(|t| t == plan.flavour) {
-        tags.push(plan.flavour.into());
+    if !draft.flavour.is_empty() && !draft.languages.contains(&draft.flavour) && !tags.iter().any(|t| t == draft.flavour) {
+        tags.push(draft.flavour.into());
     }
     tags
 }
 
 /// The whole `README.md`.
-pub fn card(rng: &mut SynthRng, plan: &Plan) -> String {
-    let body = body(rng, plan);
+pub fn card(rng: &mut SynthRng, draft: &Draft) -> String {
+    let body = body(rng, draft);
     let mut out = String::with_capacity(body.len() + 400);
     out.push_str("---\n");
-    front_matter(plan, &mut out);
+    front_matter(draft, &mut out);
     out.push_str("---\n\n");
     out.push_str(&body);
     out
 }
 
-fn front_matter(plan: &Plan, out: &mut String) {
+fn front_matter(draft: &Draft, out: &mut String) {
     let list = |out: &mut String, key: &str, items: &[String]| {
         if !items.is_empty() {
             let _ = writeln!(out, "{key}:");
@@ -58,37 +58,37 @@ fn front_matter(plan: &Plan, out: &mut String) {
             }
         }
     };
-    let _ = writeln!(out, "license: {}", plan.license);
-    list(out, "language", &plan.languages.iter().map(|l| l.to_string()).collect::<Vec<_>>());
-    let _ = writeln!(out, "library_name: {}", plan.library.key);
-    if !plan.task.is_empty() {
-        let _ = writeln!(out, "pipeline_tag: {}", plan.task);
+    let _ = writeln!(out, "license: {}", draft.license);
+    list(out, "language", &draft.languages.iter().map(|l| l.to_string()).collect::<Vec<_>>());
+    let _ = writeln!(out, "library_name: {}", draft.library.key);
+    if !draft.task.is_empty() {
+        let _ = writeln!(out, "pipeline_tag: {}", draft.task);
     }
-    list(out, "tags", &card_tags(plan));
-    list(out, "datasets", &plan.datasets);
-    if let Some(base) = plan.base_model {
+    list(out, "tags", &card_tags(draft));
+    list(out, "datasets", &draft.datasets);
+    if let Some(base) = draft.base_model {
         let _ = writeln!(out, "base_model: {base}");
     }
-    if let Some(prompt) = &plan.instance_prompt {
+    if let Some(prompt) = &draft.instance_prompt {
         let _ = writeln!(out, "instance_prompt: \"{prompt}\"");
     }
 }
 
-fn body(rng: &mut SynthRng, plan: &Plan) -> String {
-    let params = plan.params_label();
+fn body(rng: &mut SynthRng, draft: &Draft) -> String {
+    let params = draft.params_label();
     let ctx = Context {
-        name: &plan.name,
-        namespace: &plan.namespace,
-        task: plan.task,
-        modality: plan.modality,
-        language: plan.languages.first().copied().unwrap_or("en"),
-        base: plan.base_model,
+        name: &draft.name,
+        namespace: &draft.namespace,
+        task: draft.task,
+        modality: draft.modality,
+        language: draft.languages.first().copied().unwrap_or("en"),
+        base: draft.base_model,
         params: &params,
     };
     let target = between(rng, 1100, 5900) as usize;
     let mut out = String::with_capacity(target + 1024);
 
-    let _ = writeln!(out, "# {}\n", plan.name);
+    let _ = writeln!(out, "# {}\n", draft.name);
     out.push_str(
         "> A synthetic model card written by `modelpages synth`: the model, its scores and its files do not exist.\n\n",
     );
@@ -97,12 +97,12 @@ fn body(rng: &mut SynthRng, plan: &Plan) -> String {
     let _ = writeln!(out, "{lead} {}\n", words::paragraph(rng, &ctx, words::INTRO, 1..=3));
 
     out.push_str("## Model details\n\n");
-    details(plan, &params, &mut out);
+    details(draft, &params, &mut out);
     out.push('\n');
 
     let heading = pick(rng, &["How to use", "Usage", "Quick start", "Getting started"]);
     let _ = writeln!(out, "## {heading}\n");
-    usage(rng, plan, &mut out);
+    usage(rng, draft, &mut out);
 
     // Training (for cards that are not meant to be short) and evaluation are
     // always there, so every card has a list and a table; the other sections
@@ -115,7 +115,7 @@ fn body(rng: &mut SynthRng, plan: &Plan) -> String {
             hyperparameters(rng)
         );
     }
-    out.push_str(&evaluation(rng, plan, &ctx));
+    out.push_str(&evaluation(rng, draft, &ctx));
     for heading in crate::dist::several(rng, words::HEADINGS_EXTRA, 3..=9) {
         let section = extra_section(rng, &ctx, heading);
         if out.len() >= target {
@@ -131,34 +131,34 @@ fn body(rng: &mut SynthRng, plan: &Plan) -> String {
         let more = format!("\n## Notes\n\n{}\n", words::paragraph(rng, &ctx, words::MISC, 3..=3));
         out.push_str(&more);
     }
-    let _ = write!(out, "\n## License\n\nThe weights are released under the `{}` license.\n", plan.license);
+    let _ = write!(out, "\n## License\n\nThe weights are released under the `{}` license.\n", draft.license);
     out
 }
 
-fn details(plan: &Plan, params: &str, out: &mut String) {
-    let _ = writeln!(out, "- **Developed by:** {}", plan.namespace);
-    let model_type = match (plan.kind(), plan.family.arch) {
+fn details(draft: &Draft, params: &str, out: &mut String) {
+    let _ = writeln!(out, "- **Developed by:** {}", draft.namespace);
+    let model_type = match (draft.kind(), draft.family.arch) {
         (Kind::Transformers | Kind::SentenceTransformers | Kind::Peft | Kind::Gguf | Kind::Mlx, arch)
             if !arch.is_empty() =>
         {
             arch
         }
-        _ => plan.family.stem,
+        _ => draft.family.stem,
     };
     let _ = writeln!(out, "- **Model type:** {model_type}");
-    if plan.task.is_empty() {
+    if draft.task.is_empty() {
         let _ = writeln!(out, "- **Task:** none (a kernel repository)");
     } else {
-        let _ = writeln!(out, "- **Task:** {}", plan.task);
+        let _ = writeln!(out, "- **Task:** {}", draft.task);
     }
-    let _ = writeln!(out, "- **Library:** {}", plan.library.key);
+    let _ = writeln!(out, "- **Library:** {}", draft.library.key);
     let _ = writeln!(out, "- **Parameters:** {params}");
-    if !plan.languages.is_empty() {
-        let names: Vec<&str> = plan.languages.iter().map(|l| words::language_name(l)).collect();
+    if !draft.languages.is_empty() {
+        let names: Vec<&str> = draft.languages.iter().map(|l| words::language_name(l)).collect();
         let _ = writeln!(out, "- **Language(s):** {}", names.join(", "));
     }
-    let _ = writeln!(out, "- **License:** {}", plan.license);
-    if let Some(base) = plan.base_model {
+    let _ = writeln!(out, "- **License:** {}", draft.license);
+    if let Some(base) = draft.base_model {
         let _ = writeln!(out, "- **Finetuned from:** [{base}](https://huggingface.co/{base})");
     }
 }
@@ -224,8 +224,8 @@ fn extra_section(rng: &mut SynthRng, ctx: &Context<'_>, heading: &str) -> String
     s
 }
 
-fn evaluation(rng: &mut SynthRng, plan: &Plan, ctx: &Context<'_>) -> String {
-    let metrics: &[(&str, bool)] = match plan.task {
+fn evaluation(rng: &mut SynthRng, draft: &Draft, ctx: &Context<'_>) -> String {
+    let metrics: &[(&str, bool)] = match draft.task {
         "text-generation" | "image-text-to-text" => &[
             ("reasoning-mix (5-shot)", true),
             ("math-word-problems", true),
@@ -265,7 +265,7 @@ fn evaluation(rng: &mut SynthRng, plan: &Plan, ctx: &Context<'_>) -> String {
 
 /// One to three fenced code blocks: install (bash), load and run (python),
 /// settings (json).
-fn usage(rng: &mut SynthRng, plan: &Plan, out: &mut String) {
+fn usage(rng: &mut SynthRng, draft: &Draft, out: &mut String) {
     let (bash, json) = match weighted(rng, &[(1u8, 30), (2, 45), (3, 25)]) {
         1 => (false, false),
         2 if chance(rng, 7, 10) => (true, false),
@@ -274,36 +274,36 @@ fn usage(rng: &mut SynthRng, plan: &Plan, out: &mut String) {
     };
     if bash {
         out.push_str("Install the library and fetch the files:\n\n```bash\n");
-        out.push_str(&bash_block(plan));
+        out.push_str(&bash_block(draft));
         out.push_str("```\n\n");
     }
     out.push_str("Load the model and run it:\n\n```python\n");
-    out.push_str(&python_block(rng, plan));
+    out.push_str(&python_block(rng, draft));
     out.push_str("```\n\n");
     if json {
         out.push_str("The settings that matter, from the repository's configuration:\n\n```json\n");
-        out.push_str(&json_block(rng, plan));
+        out.push_str(&json_block(rng, draft));
         out.push_str("\n```\n\n");
     }
 }
 
-fn bash_block(plan: &Plan) -> String {
-    let id = &plan.id;
-    match plan.kind() {
+fn bash_block(draft: &Draft) -> String {
+    let id = &draft.id;
+    match draft.kind() {
         Kind::Gguf => format!(
             "pip install -U llama-cpp-python huggingface_hub\nhuggingface-cli download {id} --include \"*Q4_K_M*\" --local-dir {name}\n# or let llama.cpp fetch it\nllama-cli -hf {id}:Q4_K_M -p \"Hello\"\n",
-            name = plan.name
+            name = draft.name
         ),
         Kind::Mlx => format!("pip install -U mlx-lm\nmlx_lm.generate --model {id} --prompt \"Hello\" --max-tokens 128\n"),
-        _ => format!("pip install -U {}\nhuggingface-cli download {id} --local-dir {}\n", plan.library.pip, plan.name),
+        _ => format!("pip install -U {}\nhuggingface-cli download {id} --local-dir {}\n", draft.library.pip, draft.name),
     }
 }
 
-fn python_block(rng: &mut SynthRng, plan: &Plan) -> String {
-    let id = &plan.id;
-    match plan.kind() {
-        Kind::Transformers => transformers_block(rng, plan),
-        Kind::Diffusers => diffusers_block(rng, plan),
+fn python_block(rng: &mut SynthRng, draft: &Draft) -> String {
+    let id = &draft.id;
+    match draft.kind() {
+        Kind::Transformers => transformers_block(rng, draft),
+        Kind::Diffusers => diffusers_block(rng, draft),
         Kind::SentenceTransformers => {
             let (query, docs) = pick(rng, words::SIMILARITY);
             format!(
@@ -315,7 +315,7 @@ fn python_block(rng: &mut SynthRng, plan: &Plan) -> String {
             "import timm\nimport torch\nfrom PIL import Image\n\nmodel = timm.create_model(\"hf-hub:{id}\", pretrained=True).eval()\nconfig = timm.data.resolve_model_data_config(model)\ntransform = timm.data.create_transform(**config, is_training=False)\n\nimage = Image.open(\"photo.jpg\").convert(\"RGB\")\nwith torch.no_grad():\n    probabilities = model(transform(image).unsqueeze(0)).softmax(dim=-1)\nprint(probabilities.topk(5))\n"
         ),
         Kind::Peft => {
-            let base = plan.base_model.unwrap_or("meta-llama/Llama-3.1-8B");
+            let base = draft.base_model.unwrap_or("meta-llama/Llama-3.1-8B");
             let prompt = pick(rng, words::CHAT_PROMPTS);
             format!(
                 "from peft import PeftModel\nfrom transformers import AutoModelForCausalLM, AutoTokenizer\n\nbase = AutoModelForCausalLM.from_pretrained(\"{base}\", device_map=\"auto\")\nmodel = PeftModel.from_pretrained(base, \"{id}\")\ntokenizer = AutoTokenizer.from_pretrained(\"{base}\")\n\ninputs = tokenizer(\"{prompt}\", return_tensors=\"pt\").to(model.device)\noutputs = model.generate(**inputs, max_new_tokens=128)\nprint(tokenizer.decode(outputs[0], skip_special_tokens=True))\n"
@@ -334,22 +334,22 @@ fn python_block(rng: &mut SynthRng, plan: &Plan) -> String {
             )
         }
         Kind::Other => {
-            let module = plan.library.key.replace(['-', '.'], "_").to_ascii_lowercase();
+            let module = draft.library.key.replace(['-', '.'], "_").to_ascii_lowercase();
             format!(
                 "from huggingface_hub import snapshot_download\n\n# Fetch every file of the repository, then load it with {key}.\nlocal_dir = snapshot_download(repo_id=\"{id}\")\nprint(local_dir)\n\n# See the {key} documentation for loading `{file}`:\n# import {module}\n",
-                key = plan.library.key,
-                file = plan.library.weights_file,
+                key = draft.library.key,
+                file = draft.library.weights_file,
             )
         }
     }
 }
 
-fn transformers_block(rng: &mut SynthRng, plan: &Plan) -> String {
-    let id = &plan.id;
-    let task = plan.task;
+fn transformers_block(rng: &mut SynthRng, draft: &Draft) -> String {
+    let id = &draft.id;
+    let task = draft.task;
     let head = format!("from transformers import pipeline\n\npipe = pipeline(\"{task}\", model=\"{id}\")\n");
-    let call = match (task, plan.modality) {
-        ("text-generation", _) if plan.conversational => format!(
+    let call = match (task, draft.modality) {
+        ("text-generation", _) if draft.conversational => format!(
             "messages = [\n    {{\"role\": \"user\", \"content\": \"{}\"}},\n]\nresult = pipe(messages, max_new_tokens=256)\nprint(result[0][\"generated_text\"][-1][\"content\"])\n",
             pick(rng, words::CHAT_PROMPTS)
         ),
@@ -360,7 +360,7 @@ fn transformers_block(rng: &mut SynthRng, plan: &Plan) -> String {
         ("image-text-to-text", _) => "messages = [\n    {\n        \"role\": \"user\",\n        \"content\": [\n            {\"type\": \"image\", \"url\": \"photo.jpg\"},\n            {\"type\": \"text\", \"text\": \"Describe this picture in one sentence.\"},\n        ],\n    },\n]\nprint(pipe(text=messages, max_new_tokens=64))\n".into(),
         ("fill-mask", _) => {
             let text = pick(rng, words::MASKED);
-            let text = if matches!(plan.family.model_type, "roberta" | "xlm-roberta") { text.replace("[MASK]", "<mask>") } else { text.to_string() };
+            let text = if matches!(draft.family.model_type, "roberta" | "xlm-roberta") { text.replace("[MASK]", "<mask>") } else { text.to_string() };
             format!("print(pipe(\"{text}\"))\n")
         }
         ("question-answering", _) => {
@@ -383,7 +383,7 @@ fn transformers_block(rng: &mut SynthRng, plan: &Plan) -> String {
             format!("output = pipe(\"{text}\")\nprint(output[\"sampling_rate\"], output[\"audio\"].shape)\n")
         }
         (_, Modality::Image) | (_, Modality::Video) => {
-            let file = if plan.modality == Modality::Video { "clip.mp4" } else { "photo.jpg" };
+            let file = if draft.modality == Modality::Video { "clip.mp4" } else { "photo.jpg" };
             format!("print(pipe(\"{file}\"))\n")
         }
         (_, Modality::Audio) => "print(pipe(\"sample.flac\"))\n".into(),
@@ -392,19 +392,19 @@ fn transformers_block(rng: &mut SynthRng, plan: &Plan) -> String {
     format!("{head}{call}")
 }
 
-fn diffusers_block(rng: &mut SynthRng, plan: &Plan) -> String {
-    let id = &plan.id;
-    if plan.lora {
-        let base = plan.base_model.unwrap_or("stabilityai/stable-diffusion-xl-base-1.0");
-        let prompt = plan.instance_prompt.as_deref().unwrap_or("a watercolor fox");
+fn diffusers_block(rng: &mut SynthRng, draft: &Draft) -> String {
+    let id = &draft.id;
+    if draft.lora {
+        let base = draft.base_model.unwrap_or("stabilityai/stable-diffusion-xl-base-1.0");
+        let prompt = draft.instance_prompt.as_deref().unwrap_or("a watercolor fox");
         return format!(
             "import torch\nfrom diffusers import DiffusionPipeline\n\npipe = DiffusionPipeline.from_pretrained(\"{base}\", torch_dtype=torch.bfloat16).to(\"cuda\")\npipe.load_lora_weights(\"{id}\")\n\nimage = pipe(\"{prompt}, {}\").images[0]\nimage.save(\"output.png\")\n",
             pick(rng, words::IMAGE_PROMPTS)
         );
     }
-    let class = plan.pipeline_class.unwrap_or("DiffusionPipeline");
+    let class = draft.pipeline_class.unwrap_or("DiffusionPipeline");
     let load = format!("import torch\nfrom diffusers import {class}\nfrom diffusers.utils import export_to_video, load_image\n\npipe = {class}.from_pretrained(\"{id}\", torch_dtype=torch.bfloat16).to(\"cuda\")\n");
-    let run = match plan.task {
+    let run = match draft.task {
         "text-to-video" => format!("frames = pipe(\"{}\", num_frames=49).frames[0]\nexport_to_video(frames, \"output.mp4\", fps=16)\n", pick(rng, words::VIDEO_PROMPTS)),
         "image-to-video" | "image-text-to-video" => format!("image = load_image(\"first_frame.png\")\nframes = pipe(image=image, prompt=\"{}\").frames[0]\nexport_to_video(frames, \"output.mp4\", fps=16)\n", pick(rng, words::VIDEO_PROMPTS)),
         "image-to-image" | "image-text-to-image" => format!("image = load_image(\"photo.png\")\nedited = pipe(image=image, prompt=\"{}\").images[0]\nedited.save(\"output.png\")\n", pick(rng, words::EDIT_PROMPTS)),
@@ -414,17 +414,17 @@ fn diffusers_block(rng: &mut SynthRng, plan: &Plan) -> String {
     format!("{load}{run}")
 }
 
-fn json_block(rng: &mut SynthRng, plan: &Plan) -> String {
-    let value = match plan.kind() {
-        Kind::Diffusers if plan.lora => json!({
-            "base_model": plan.base_model,
+fn json_block(rng: &mut SynthRng, draft: &Draft) -> String {
+    let value = match draft.kind() {
+        Kind::Diffusers if draft.lora => json!({
+            "base_model": draft.base_model,
             "rank": pick(rng, &[4, 8, 16, 32, 64]),
             "network_alpha": pick(rng, &[4, 8, 16, 32]),
-            "instance_prompt": plan.instance_prompt,
+            "instance_prompt": draft.instance_prompt,
             "train_steps": pick(rng, &[500, 1000, 1500, 2000, 3000]),
         }),
         Kind::Diffusers => json!({
-            "_class_name": plan.pipeline_class.unwrap_or("StableDiffusionXLPipeline"),
+            "_class_name": draft.pipeline_class.unwrap_or("StableDiffusionXLPipeline"),
             "_diffusers_version": format!("0.3{}.0", below(rng, 6)),
             "num_inference_steps": pick(rng, &[4, 20, 28, 30, 50]),
             "guidance_scale": pick(rng, &[0.0, 3.5, 5.0, 7.5]),
@@ -435,18 +435,18 @@ fn json_block(rng: &mut SynthRng, plan: &Plan) -> String {
             "repeat_penalty": 1.1,
             "context_length": pick(rng, &[4096, 8192, 32768, 131072]),
         }),
-        Kind::Transformers | Kind::SentenceTransformers | Kind::Peft if !plan.family.arch.is_empty() => json!({
-            "architectures": [plan.family.arch],
-            "model_type": plan.family.model_type,
+        Kind::Transformers | Kind::SentenceTransformers | Kind::Peft if !draft.family.arch.is_empty() => json!({
+            "architectures": [draft.family.arch],
+            "model_type": draft.family.model_type,
             "hidden_size": pick(rng, &[384, 768, 1024, 2048, 3584, 4096]),
             "num_hidden_layers": pick(rng, &[6, 12, 24, 28, 32, 40]),
             "torch_dtype": pick(rng, &["float32", "bfloat16", "float16"]),
             "transformers_version": format!("4.{}.0", between(rng, 40, 57)),
         }),
         _ => json!({
-            "library": plan.library.key,
-            "task": plan.task,
-            "weights": plan.library.weights_file,
+            "library": draft.library.key,
+            "task": draft.task,
+            "weights": draft.library.weights_file,
             "seed": between(rng, 0, 9999),
         }),
     };

@@ -20,10 +20,10 @@
 //! to a corpus: counts moved, cards edited, models added and removed.
 
 mod card;
-mod catalog;
+mod catalogue;
 pub mod day;
 pub mod dist;
-mod plan;
+mod draft;
 mod record;
 mod words;
 
@@ -37,8 +37,8 @@ use rayon::prelude::*;
 
 pub use card::{BODY_MAX, BODY_MIN};
 pub use day::{apply_day, DayReport};
-pub use catalog::INFERENCE_TASKS;
-pub use plan::MODELS_PER_NAMESPACE;
+pub use catalogue::INFERENCE_TASKS;
+pub use draft::MODELS_PER_NAMESPACE;
 
 /// The default seed of `modelpages synth`.
 pub const DEFAULT_SEED: u64 = 1;
@@ -88,17 +88,17 @@ pub fn synthetic_model(seed: u64, index: usize, count: usize) -> SynthModel {
 /// (no `README.md` is written for it).
 pub fn synthetic_model_shaped(seed: u64, index: usize, count: usize, shape: Shape) -> SynthModel {
     let mut rng = model_rng(seed, index);
-    let plan = plan::plan(&mut rng, index, count);
+    let draft = draft::draft(&mut rng, index, count);
     let (record, card) = match shape {
         Shape::Full => {
-            let card = card::card(&mut rng, &plan);
-            (record::record(&mut rng, &plan, card.len()), card)
+            let card = card::card(&mut rng, &draft);
+            (record::record(&mut rng, &draft, card.len()), card)
         }
-        Shape::Minimal => (record::minimal_record(&mut rng, &plan), String::new()),
+        Shape::Minimal => (record::minimal_record(&mut rng, &draft), String::new()),
     };
     let mut record_json = serde_json::to_string_pretty(&record).expect("records are plain JSON");
     record_json.push('\n');
-    SynthModel { id: plan.id, record_json, card }
+    SynthModel { id: draft.id, record_json, card }
 }
 
 /// Writes `count` synthetic models under `out` (created if missing; it must
@@ -121,16 +121,16 @@ pub fn write_shaped_corpus(out: &Path, count: usize, seed: u64, shape: Shape) ->
     // Each task writes one namespace folder, which keeps every folder's
     // entries with one thread (much less file-system contention than writing
     // models in index order).
-    let mut by_namespace: Vec<Vec<usize>> = vec![Vec::new(); plan::namespace_count(count)];
+    let mut by_namespace: Vec<Vec<usize>> = vec![Vec::new(); draft::namespace_count(count)];
     for index in 0..count {
-        by_namespace[plan::namespace_index(&mut model_rng(seed, index), count)].push(index);
+        by_namespace[draft::namespace_index(&mut model_rng(seed, index), count)].push(index);
     }
     let bytes = by_namespace
         .par_iter()
         .enumerate()
         .filter(|(_, indices)| !indices.is_empty())
         .map(|(ns, indices)| {
-            fs::create_dir(out.join(plan::namespace_name(ns)))?;
+            fs::create_dir(out.join(draft::namespace_name(ns)))?;
             let mut bytes = 0;
             for &index in indices {
                 let model = synthetic_model_shaped(seed, index, count, shape);

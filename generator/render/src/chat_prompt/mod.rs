@@ -111,7 +111,7 @@ fn find_template(record: &ModelRecord, gguf: &GgufFiles) -> Option<Found> {
     if let Some(template) = tokenizer.and_then(|t| t.get("chat_template")).and_then(template_of) {
         return Some(Found { source: TemplateSource::TokenizerConfig, template: Ok(template), tokens: tokens_of(tokenizer) });
     }
-    if let Some(text) = gguf.model_facts().and_then(|f| f.chat_template.as_ref()) {
+    if let Some(text) = gguf.header_facts().and_then(|f| f.chat_template.as_ref()) {
         let template = match text {
             HeaderText::Kept(template) => Ok(template.clone()),
             HeaderText::TooLong(bytes) => Err(format!("the template is {} KiB, longer than the {} KiB read", bytes >> 10, MAX_TEMPLATE_BYTES >> 10)),

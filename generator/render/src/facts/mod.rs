@@ -242,7 +242,7 @@ pub(crate) struct GgufHeaderFacts {
 }
 
 pub(crate) fn gguf_facts(files: &GgufFiles, hub: Option<&modelpages_record::GgufSummary>) -> GgufHeaderFacts {
-    if let Some(f) = files.model_facts() {
+    if let Some(f) = files.header_facts() {
         return GgufHeaderFacts {
             parameters: Some(f.parameter_count).filter(|n| *n > 0),
             architecture: f.architecture.clone(),

@@ -140,7 +140,7 @@ impl MemoryEstimate {
 /// files; `None` when neither file sizes nor a parameter count say what
 /// its weights take.
 pub fn estimate(record: &ModelRecord, gguf: &GgufFiles) -> Option<MemoryEstimate> {
-    let facts = gguf.model_facts();
+    let facts = gguf.header_facts();
     let (weights_from, mut rows) = weights_rows(record, gguf)?;
     let more_rows = rows.len().saturating_sub(MAX_ROWS);
     rows.truncate(MAX_ROWS);

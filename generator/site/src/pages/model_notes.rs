@@ -127,7 +127,7 @@ mod tests {
 
     fn loaded(record: &str, card: Option<&str>) -> LoadedModel {
         let source = modelpages_record::ModelSource { dir: "models/a/b".into(), folder_id: "a/b".into() };
-        let files = modelpages_record::ModelFiles { record: record.as_bytes().to_vec(), card: card.map(|c| c.as_bytes().to_vec()) };
+        let files = modelpages_record::RecordFiles { record: record.as_bytes().to_vec(), card: card.map(|c| c.as_bytes().to_vec()) };
         modelpages_record::parse_model(&source, files).unwrap()
     }
 

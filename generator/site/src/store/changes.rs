@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::manifest::folder_identity;
 use crate::store::nofollow::plain_parts;
-use crate::store::output::{sibling, write_atomically, OutputError, OutputLock};
+use crate::store::output::{write_atomically, OutputError, OutputFolder, OutputLock};
 
 const VERSION: u32 = 1;
 /// Past this many paths a change set says `whole_site` instead: a deploy
@@ -100,11 +100,6 @@ pub struct ChangeSetError {
     pub message: String,
 }
 
-/// Where the change set of the site in `out` is kept.
-pub fn changes_path(out: &Path) -> PathBuf {
-    sibling(out, ".changes")
-}
-
 impl ChangeSet {
     /// A set that says "compare everything", for a build of `out` that
     /// cannot know what changed since the last deploy.
@@ -147,14 +142,14 @@ impl ChangeSet {
     fn write(&self, out: &Path) -> Result<(), OutputError> {
         let mut json = serde_json::to_vec_pretty(self).expect("change sets serialise");
         json.push(b'\n');
-        write_atomically(&changes_path(out), |w| w.write_all(&json))
+        write_atomically(&OutputFolder::new(out).change_set(), |w| w.write_all(&json))
     }
 }
 
 /// Reads the change set beside `out`; `None` when there is none. A file that
 /// is not a change set this program wrote is an error naming it.
 pub fn read_change_set(out: &Path) -> Result<Option<ChangeSet>, ChangeSetError> {
-    let path = changes_path(out);
+    let path = OutputFolder::new(out).change_set();
     let invalid = |message: String| ChangeSetError { path: path.clone(), message };
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
@@ -457,7 +452,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("dist");
         fs::create_dir(&out).unwrap();
-        let path = changes_path(&out);
+        let path = OutputFolder::new(&out).change_set();
         let mut set = ChangeSet::whole_site(BuildState::Done);
         set.whole_site = false;
         for bad in ["../outside", "/etc/passwd", "a/../../b", "a//b", "./a", "", "a/\u{1b}[2J"] {

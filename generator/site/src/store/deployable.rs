@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::store::changes::{read_change_set, BuildState, ChangeSet, ChangeSetError};
 use crate::store::nofollow::{plain_parts, Dir};
-use crate::store::output::{sibling, OutputError, OutputLock};
+use crate::store::output::{OutputError, OutputFolder, OutputLock};
 use crate::store::site_folder::{built_here, MARKER};
 
 /// Why a site cannot be deployed; every variant names the path.
@@ -69,7 +69,7 @@ pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite,
     }
     built_here(out).map_err(|why| NotDeployable::NotASite { path: out.to_owned(), why: why.reason() })?;
     // With the lock held, a transaction's folder is one a killed build left.
-    let txn = sibling(out, ".txn");
+    let txn = OutputFolder::new(out).transaction();
     if std::fs::symlink_metadata(&txn).is_ok() {
         return Err(NotDeployable::MidTransaction { out: out.to_owned(), txn });
     }
@@ -81,7 +81,7 @@ pub fn open_for_deploy(out: &Path, _lock: &OutputLock) -> Result<DeployableSite,
 }
 
 fn from_change_set(out: &Path, set: ChangeSet) -> Result<SiteChanges, NotDeployable> {
-    let path = crate::store::changes::changes_path(out);
+    let path = OutputFolder::new(out).change_set();
     match set.state {
         BuildState::Running => return Err(NotDeployable::BuildRunning { path }),
         BuildState::Failed => return Err(NotDeployable::BuildFailed { path }),
@@ -169,7 +169,7 @@ mod tests {
         let mut manifest = crate::store::manifest::Manifest::new("g".into(), 0);
         manifest.site = crate::store::manifest::folder_identity(&out).unwrap();
         manifest.site_id = Some(id.clone());
-        fs::write(crate::store::manifest::manifest_path(&out), manifest.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), manifest.to_bytes()).unwrap();
         // Dot files that found their way in are never the site's.
         fs::write(out.join(".env"), "TOKEN=x").unwrap();
         fs::create_dir_all(out.join(".ssh")).unwrap();
@@ -193,7 +193,7 @@ mod tests {
         }
         assert!(is_deployable(MARKER) && is_deployable("ns/m/index.html") && is_deployable("invoice#2024"));
         assert!(!is_deployable(".env") && !is_deployable("ns/.git/config") && !is_deployable("ns/.modelpages-site"));
-        fs::create_dir(sibling(&out, ".txn")).unwrap();
+        fs::create_dir(OutputFolder::new(&out).transaction()).unwrap();
         assert!(matches!(open_for_deploy(&out, &lock), Err(NotDeployable::MidTransaction { .. })));
     }
 }

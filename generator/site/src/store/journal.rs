@@ -30,9 +30,9 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::manifest::{folder_identity, manifest_path};
+use crate::store::manifest::folder_identity;
 use crate::store::nofollow::{plain_parts, Dir, Kind};
-use crate::store::output::{io_error, remove_tree, sibling, OutputError, OutputLock};
+use crate::store::output::{io_error, remove_tree, OutputError, OutputFolder, OutputLock};
 
 /// Where a transaction's steps are recorded. The name on disk is the one
 /// earlier versions wrote, so a transaction committed by one of them just
@@ -81,10 +81,6 @@ pub struct Transaction {
     committed: bool,
 }
 
-fn txn_dir(out: &Path) -> PathBuf {
-    sibling(out, ".txn")
-}
-
 fn file_name(file: usize) -> String {
     file.to_string()
 }
@@ -93,7 +89,7 @@ impl Transaction {
     /// Starts a transaction on `out`; [`recover`] must have run under the
     /// same lock, so no earlier transaction is left.
     pub fn begin(out: &Path, _lock: &OutputLock) -> Result<Transaction, OutputError> {
-        let dir = txn_dir(out);
+        let dir = OutputFolder::new(out).transaction();
         // A new folder: a link planted in its place since `recover` is an
         // error, not a way to stage files somewhere else.
         let folder = Dir::create_new(&dir)?;
@@ -191,7 +187,7 @@ impl Drop for Transaction {
 /// program did not write for this very folder is refused, untouched, for
 /// its owner to look at.
 pub fn recover(out: &Path, _lock: &OutputLock) -> Result<(), OutputError> {
-    let dir = txn_dir(out);
+    let dir = OutputFolder::new(out).transaction();
     let foreign = |reason: String| OutputError::ForeignTransaction { path: dir.clone(), out: out.to_owned(), reason };
     match fs::symlink_metadata(&dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -268,7 +264,7 @@ fn apply(out: &Path, out_dir: &Dir, files: &Dir, commit: &CommitSteps) -> Result
         }
     }
     if let Some(file) = commit.manifest {
-        rename_staged(files, file, |staged| files.rename_to_path(staged, &manifest_path(out)))?;
+        rename_staged(files, file, |staged| files.rename_to_path(staged, &OutputFolder::new(out).manifest()))?;
     }
     Ok(())
 }
@@ -307,7 +303,7 @@ mod tests {
     /// under the name every version so far has written them to, so that
     /// recovery is tested against transactions left by earlier versions too.
     fn leave_steps(out: &Path, steps: &serde_json::Value, staged: &[&str]) {
-        let dir = txn_dir(out);
+        let dir = OutputFolder::new(out).transaction();
         fs::create_dir_all(dir.join("files")).unwrap();
         for (i, bytes) in staged.iter().enumerate() {
             fs::write(dir.join("files").join(i.to_string()), bytes).unwrap();
@@ -331,8 +327,8 @@ mod tests {
         txn.commit(|w| w.write_all(b"{}")).unwrap();
         assert_eq!(fs::read_to_string(out.join("ns/new/index.html")).unwrap(), "new");
         assert!(!out.join("ns/gone").exists(), "emptied folders are removed");
-        assert_eq!(fs::read_to_string(manifest_path(&out)).unwrap(), "{}");
-        assert!(!txn_dir(&out).exists());
+        assert_eq!(fs::read_to_string(OutputFolder::new(&out).manifest()).unwrap(), "{}");
+        assert!(!OutputFolder::new(&out).transaction().exists());
     }
 
     #[test]
@@ -344,10 +340,10 @@ mod tests {
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("index.html", b"new index").unwrap();
         std::mem::forget(txn); // killed before the commit point
-        assert!(txn_dir(&out).exists());
+        assert!(OutputFolder::new(&out).transaction().exists());
         recover(&out, &lock).unwrap();
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index");
-        assert!(!txn_dir(&out).exists());
+        assert!(!OutputFolder::new(&out).transaction().exists());
 
         // Steps cut short halfway: the first step done, the second not.
         fs::write(out.join("a.html"), "first").unwrap();
@@ -365,8 +361,8 @@ mod tests {
         assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "first");
         assert_eq!(fs::read_to_string(out.join("b/b.html")).unwrap(), "second");
         assert!(!out.join("ns/gone/index.html").exists());
-        assert_eq!(fs::read_to_string(manifest_path(&out)).unwrap(), "manifest");
-        assert!(!txn_dir(&out).exists());
+        assert_eq!(fs::read_to_string(OutputFolder::new(&out).manifest()).unwrap(), "manifest");
+        assert!(!OutputFolder::new(&out).transaction().exists());
     }
 
     #[test]
@@ -377,7 +373,7 @@ mod tests {
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("index.html", b"new index").unwrap();
         drop(txn);
-        assert!(!txn_dir(&out).exists());
+        assert!(!OutputFolder::new(&out).transaction().exists());
     }
 
     #[test]
@@ -402,8 +398,8 @@ mod tests {
             assert!(err.contains("not a transaction this program wrote for"), "{steps}: {err}");
             assert_eq!(fs::read_to_string(&victim).unwrap(), "precious", "{steps}");
             assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old index", "{steps}");
-            assert!(txn_dir(&out).join(STEPS_FILE).exists(), "left for its owner to look at");
-            fs::remove_dir_all(txn_dir(&out)).unwrap();
+            assert!(OutputFolder::new(&out).transaction().join(STEPS_FILE).exists(), "left for its owner to look at");
+            fs::remove_dir_all(OutputFolder::new(&out).transaction()).unwrap();
         }
     }
 
@@ -429,24 +425,24 @@ mod tests {
         let err = recover(&out, &lock).unwrap_err().to_string();
         assert!(err.contains("link: is a symbolic link, which a build never follows"), "{err}");
         assert!(elsewhere.join("victim").exists() && !elsewhere.join("planted").exists());
-        fs::remove_dir_all(txn_dir(&out)).unwrap();
+        fs::remove_dir_all(OutputFolder::new(&out).transaction()).unwrap();
 
         // The transaction's folder a link: its steps are not read, the folder
         // it points to not emptied.
         fs::write(elsewhere.join(STEPS_FILE), steps.to_string()).unwrap();
-        symlink(&elsewhere, txn_dir(&out)).unwrap();
+        symlink(&elsewhere, OutputFolder::new(&out).transaction()).unwrap();
         let err = recover(&out, &lock).unwrap_err().to_string();
         assert!(err.contains("not a transaction this program wrote for") && err.contains("not a folder"), "{err}");
         assert!(elsewhere.join(STEPS_FILE).exists() && elsewhere.join("victim").exists());
         // Nor does a new transaction stage its files there.
         assert!(Transaction::begin(&out, &lock).is_err());
         assert_eq!(fs::read_dir(elsewhere.join("files")).unwrap().count(), 0);
-        fs::remove_file(txn_dir(&out)).unwrap();
+        fs::remove_file(OutputFolder::new(&out).transaction()).unwrap();
 
         // A staged file that is a link is never moved into the site.
         fs::remove_file(out.join("link")).unwrap();
         leave_steps(&out, &serde_json::json!({"site": identity(&out), "steps": [{"Write": {"rel": "leak", "file": 1}}], "manifest": null}), &[]);
-        symlink(elsewhere.join("victim"), txn_dir(&out).join("files/1")).unwrap();
+        symlink(elsewhere.join("victim"), OutputFolder::new(&out).transaction().join("files/1")).unwrap();
         assert!(recover(&out, &lock).unwrap_err().to_string().contains("is not a regular file"));
         assert!(!out.join("leak").exists());
     }

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use bincode::Options as _;
@@ -27,7 +27,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, StampHash, TreeHash};
-use crate::store::output::sibling;
+use crate::site_sources::SiteSources;
+use crate::store::output::OutputFolder;
 use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
 /// Version 12: listing rows keep the record's `createdAt` and
@@ -68,11 +69,6 @@ pub struct Manifest {
     pub stored: StoredModels,
     /// Every listing file, with its key.
     pub listings: ListingKeys,
-}
-
-/// Where the manifest of the site in `out` is kept.
-pub fn manifest_path(out: &Path) -> PathBuf {
-    sibling(out, ".manifest")
 }
 
 impl Manifest {
@@ -123,7 +119,7 @@ impl Manifest {
     pub fn load_matching(out: &Path, global: &str) -> Option<Manifest> {
         // Opened as records are: a link or a FIFO in its place (a hostile
         // snapshot can ship one) is no manifest, and never waited on.
-        let (file, meta) = modelpages_record::open_regular_file(&manifest_path(out)).ok()?;
+        let (file, meta) = modelpages_record::open_regular_file(&OutputFolder::new(out).manifest()).ok()?;
         let len = meta.len();
         let mut head = vec![0; len.min(64 * 1024) as usize];
         read_at(&file, &mut head, 0).ok()?;
@@ -238,7 +234,7 @@ pub fn site_of_folder(out: &Path) -> Option<Option<String>> {
         #[serde(default)]
         site_id: Option<String>,
     }
-    let path = manifest_path(out);
+    let path = OutputFolder::new(out).manifest();
     if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
         return None;
     }
@@ -377,8 +373,7 @@ pub fn global_hash(site_src: &Path, settings: &impl Serialize) -> std::io::Resul
             hasher.update(format!(" {} {} {}", meta.ino(), meta.ctime(), meta.ctime_nsec()).as_bytes());
         }
     }
-    for dir in ["templates", "static", "build"] {
-        let root = site_src.join(dir);
+    for root in SiteSources::new(site_src).read_by_build() {
         if !root.exists() {
             continue;
         }
@@ -442,7 +437,7 @@ mod tests {
         manifest.listings = (0..CHUNK + 3).map(|i| (format!("search/words/a/a{i}.json"), [i as u8; 16])).collect();
         let bytes = manifest.to_bytes();
         assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");
-        fs::write(manifest_path(&out), &bytes).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), &bytes).unwrap();
         let mut read = Manifest::load_matching(&out, "g").expect("a manifest of this site");
         assert!(read.models.is_empty(), "loading decodes the rows only");
         assert_eq!(read.len(), manifest.len());
@@ -457,12 +452,12 @@ mod tests {
         let header_end = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
         let first_chunk = u64::from_le_bytes(bytes[header_end..header_end + 8].try_into().unwrap()) as usize;
         for cut in [header_end + 8 + first_chunk, bytes.len() - 1, bytes.len() / 2, header_end + 3] {
-            fs::write(manifest_path(&out), &bytes[..cut]).unwrap();
+            fs::write(OutputFolder::new(&out).manifest(), &bytes[..cut]).unwrap();
             assert!(Manifest::load_matching(&out, "g").is_none(), "cut at {cut}");
         }
         let mut huge = bytes[..=bytes.iter().position(|b| *b == b'\n').unwrap()].to_vec();
         huge.extend_from_slice(&u64::MAX.to_le_bytes());
-        fs::write(manifest_path(&out), &huge).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), &huge).unwrap();
         assert!(Manifest::load_matching(&out, "g").is_none(), "a length past the end");
     }
 
@@ -474,7 +469,7 @@ mod tests {
         let mut expected = Manifest::new("g".into(), 7);
         expected.site = folder_identity(&out).unwrap();
         expected.models = (0..CHUNK * 3).map(|i| (format!("ns/m{i:05}"), Box::new(entry(i)))).collect();
-        fs::write(manifest_path(&out), expected.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), expected.to_bytes()).unwrap();
         let mut read = Manifest::load_matching(&out, "g").unwrap();
         // One model changed, one removed, one added: two chunks are decoded,
         // the third stays stored.
@@ -485,7 +480,7 @@ mod tests {
         read.models.insert("ns/added".into(), Box::new(entry(99_999)));
         assert_eq!(read.stored.chunks().len(), 1, "the untouched chunk is not decoded");
         assert_eq!(read.models.len(), 2 * CHUNK);
-        fs::write(manifest_path(&out), read.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), read.to_bytes()).unwrap();
         let mut again = Manifest::load_matching(&out, "g").unwrap();
         again.decode_all().unwrap();
         expected.models.insert("ns/m00005".into(), changed);
@@ -494,11 +489,11 @@ mod tests {
         assert_eq!(again.models, expected.models);
         // A chunk whose rows decode but whose entries do not: loading uses
         // the rows, and decoding the entries is an error.
-        let mut bytes = fs::read(manifest_path(&out)).unwrap();
+        let mut bytes = fs::read(OutputFolder::new(&out).manifest()).unwrap();
         let at = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
         let chunk_len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
         bytes[at + 8 + chunk_len - 40..at + 8 + chunk_len].fill(0xff);
-        fs::write(manifest_path(&out), &bytes).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), &bytes).unwrap();
         let mut damaged = Manifest::load_matching(&out, "g").unwrap();
         assert!(damaged.decode_all().is_err());
     }
@@ -509,16 +504,16 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("dist");
         fs::create_dir(&out).unwrap();
-        let fifo = std::ffi::CString::new(manifest_path(&out).to_str().unwrap()).unwrap();
+        let fifo = std::ffi::CString::new(OutputFolder::new(&out).manifest().to_str().unwrap()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
         // Reading a FIFO with no writer would wait forever: this must return.
         assert!(Manifest::load_matching(&out, "g").is_none());
-        fs::remove_file(manifest_path(&out)).unwrap();
+        fs::remove_file(OutputFolder::new(&out).manifest()).unwrap();
         let mut manifest = Manifest::new("g".into(), 7);
         manifest.site = folder_identity(&out).unwrap();
         fs::write(tmp.path().join("real"), manifest.to_bytes()).unwrap();
-        std::os::unix::fs::symlink(tmp.path().join("real"), manifest_path(&out)).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("real"), OutputFolder::new(&out).manifest()).unwrap();
         assert!(Manifest::load_matching(&out, "g").is_none(), "links are not followed");
     }
 }

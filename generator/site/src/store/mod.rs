@@ -4,7 +4,8 @@
 //! From the bottom up (a module only uses the ones above it in this list):
 //! - [`io_pool`]: the wide thread pool for work that waits on the disk;
 //! - [`output`]: the output's lock, the staging folder swapped in whole, the
-//!   files kept beside the output ([`output::sibling`]) and atomic writes;
+//!   names of the files kept beside the output ([`output::OutputFolder`])
+//!   and atomic writes;
 //! - [`nofollow`]: file operations that never follow a symbolic link;
 //! - [`model_entry`]: what the manifest keeps of one model, its row apart;
 //! - [`stored_models`]: the previous manifest's models, decoded no further
@@ -14,7 +15,7 @@
 //! - [`changes`]: the change set `modelpages deploy` uploads;
 //! - [`journal`]: a few files of a large site changed in place, as one
 //!   transaction;
-//! - [`plan`]: stage 1 of a build, which models to read, keep or remove;
+//! - [`plan`]: the plan stage of a build, which models to read, keep or remove;
 //! - [`read_ahead`]: the next batch's files read while this one renders;
 //! - [`writer`]: the one door pages are written through, whether into a
 //!   staging folder or a transaction;

@@ -6,6 +6,10 @@
 //! build that fails leaves nothing beside the output; one that is killed
 //! leaves its staging folder, which the next build removes (a link in its
 //! place is removed itself: nothing here ever follows one to remove it).
+//!
+//! Every file kept beside the output, the build's and the deploy's, is
+//! named by [`OutputFolder`], which also tells them (and what is inside
+//! them) from the build's inputs.
 
 use std::fs::{self, File, TryLockError};
 use std::io;
@@ -55,10 +59,109 @@ impl Drop for OutputLock {
     }
 }
 
-/// A sibling of `out` named `.{out name}{suffix}`.
-pub fn sibling(out: &Path, suffix: &str) -> PathBuf {
-    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
-    out.with_file_name(format!(".{name}{suffix}"))
+/// The output folder and the files a build and a deploy keep beside it.
+/// Each is named after the output, `.{name}{suffix}` in the same folder
+/// (`.dist.manifest` beside `dist`), so two sites in one folder never share
+/// one, and every name is made here:
+///
+/// | file | what it holds | kept by |
+/// |---|---|---|
+/// | `.{name}.lock` | the lock of the build or deploy writing the site | [`lock_output`] |
+/// | `.{name}.tmp-{pid}` | a build's staging folder (and `-old`, the site it replaced) | [`Staging`] |
+/// | `.{name}.txn` | an in-place transaction | `journal` |
+/// | `.{name}.manifest` | what the site was built from | `manifest` |
+/// | `.{name}.changes` | what changed since the last deploy | `changes` |
+/// | `.{name}.deploy` | the journal of a deploy under way | the deploy crate's `journal` |
+/// | `.{name}.deployed` | the destination of the last complete deploy | the deploy crate's `journal` |
+/// | `.{name}.sent-{hash}` | what deploys sent to one destination | the deploy crate's `sent` |
+#[derive(Clone, Copy, Debug)]
+pub struct OutputFolder<'a> {
+    out: &'a Path,
+}
+
+/// What follows `.{name}` in the name of each file kept beside the output.
+const SIDE_FILES: [&str; 8] = [".lock", ".tmp-", ".txn", ".manifest", ".changes", ".deploy", ".deployed", ".sent-"];
+
+impl<'a> OutputFolder<'a> {
+    pub fn new(out: &'a Path) -> OutputFolder<'a> {
+        OutputFolder { out }
+    }
+
+    pub fn path(&self) -> &'a Path {
+        self.out
+    }
+
+    /// `.{out name}`: the start of every side file's name.
+    fn stem(&self) -> String {
+        let name = self.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
+        format!(".{name}")
+    }
+
+    fn side_file(&self, suffix: &str) -> PathBuf {
+        self.out.with_file_name(format!("{}{suffix}", self.stem()))
+    }
+
+    pub fn lock_file(&self) -> PathBuf {
+        self.side_file(".lock")
+    }
+
+    /// The staging folder of the build running as process `pid`.
+    pub fn staging(&self, pid: u32) -> PathBuf {
+        self.side_file(&format!(".tmp-{pid}"))
+    }
+
+    /// Where the site a build replaces waits while the staged one moves in,
+    /// where the two cannot be exchanged in one step.
+    pub fn replaced(&self, pid: u32) -> PathBuf {
+        self.side_file(&format!(".tmp-{pid}-old"))
+    }
+
+    /// Whether `name`, beside the output, is a staging folder (or a site
+    /// being replaced) some build left.
+    pub fn is_staging_name(&self, name: &std::ffi::OsStr) -> bool {
+        name.to_string_lossy().starts_with(&format!("{}.tmp-", self.stem()))
+    }
+
+    pub fn transaction(&self) -> PathBuf {
+        self.side_file(".txn")
+    }
+
+    pub fn manifest(&self) -> PathBuf {
+        self.side_file(".manifest")
+    }
+
+    pub fn change_set(&self) -> PathBuf {
+        self.side_file(".changes")
+    }
+
+    pub fn deploy_journal(&self) -> PathBuf {
+        self.side_file(".deploy")
+    }
+
+    pub fn last_deploy(&self) -> PathBuf {
+        self.side_file(".deployed")
+    }
+
+    /// The record of what deploys sent to the destination whose hash is
+    /// `destination_hash` (16 hex digits).
+    pub fn sent_record(&self, destination_hash: &str) -> PathBuf {
+        self.side_file(&format!(".sent-{destination_hash}"))
+    }
+
+    /// Whether `path` is the output, inside it, or one of the files kept
+    /// beside it (or inside one): what a build or deploy writes, and so
+    /// never an input of a build.
+    pub fn holds(&self, path: &Path) -> bool {
+        if path.starts_with(self.out) {
+            return true;
+        }
+        let stem = self.stem();
+        path.ancestors().any(|p| {
+            p.parent() == self.out.parent()
+                && p.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix(stem.as_str()))
+                    .is_some_and(|rest| SIDE_FILES.iter().any(|suffix| rest.starts_with(suffix)))
+        })
+    }
 }
 
 /// Takes the lock on `out`, or says which build holds it. The lock is released
@@ -73,7 +176,7 @@ pub fn lock_output(out: &Path) -> Result<OutputLock, OutputError> {
             }
         })?;
     }
-    let lock = sibling(out, ".lock");
+    let lock = OutputFolder::new(out).lock_file();
     loop {
         let mut options = File::options();
         options.create(true).truncate(false).write(true);
@@ -127,17 +230,15 @@ impl Staging {
         if fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
             return Err(OutputError::NotAFolder { path: out.to_owned() });
         }
-        let prefix = sibling(out, ".tmp-");
-        let parent = prefix.parent().expect("a sibling has a parent").to_owned();
-        let stale_prefix = prefix.file_name().expect("named").to_string_lossy().into_owned();
-        let siblings = fs::read_dir(if parent.as_os_str().is_empty() { Path::new(".") } else { &parent })
-            .map_err(io_error(&parent))?;
+        let folder = OutputFolder::new(out);
+        let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let siblings = fs::read_dir(parent).map_err(io_error(parent))?;
         for entry in siblings.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&stale_prefix) {
+            if folder.is_staging_name(&entry.file_name()) {
                 remove_tree(&entry.path()).map_err(io_error(&entry.path()))?;
             }
         }
-        let dir = sibling(out, &format!(".tmp-{}", std::process::id()));
+        let dir = folder.staging(std::process::id());
         fs::create_dir(&dir).map_err(io_error(&dir))?;
         Ok(Staging { dir, out: out.to_owned(), committed: false })
     }
@@ -250,7 +351,7 @@ fn swap(staged: &Path, out: &Path) -> io::Result<()> {
             return Err(err);
         }
     }
-    let aside = sibling(out, &format!(".tmp-{}-old", std::process::id()));
+    let aside = OutputFolder::new(out).replaced(std::process::id());
     fs::rename(out, &aside)?;
     fs::rename(staged, out)?;
     fs::rename(&aside, staged)
@@ -268,6 +369,37 @@ pub(crate) fn write_atomically(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_file_beside_the_output_is_named_after_it_and_held_by_it() {
+        let folder = OutputFolder::new(Path::new("/srv/dist"));
+        let beside = [
+            folder.lock_file(),
+            folder.staging(7),
+            folder.replaced(7),
+            folder.transaction(),
+            folder.manifest(),
+            folder.change_set(),
+            folder.deploy_journal(),
+            folder.last_deploy(),
+            folder.sent_record("0123456789abcdef"),
+        ];
+        let mut names: Vec<String> = beside.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        for (path, name) in beside.iter().zip(&names) {
+            assert_eq!(path.parent(), Some(Path::new("/srv")), "{name}");
+            assert!(name.starts_with(".dist."), "{name}");
+            assert!(folder.holds(path) && folder.holds(&path.join("inside/a.html")), "{name}");
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), beside.len(), "no two share a name");
+        assert!(folder.is_staging_name(std::ffi::OsStr::new(".dist.tmp-7-old")));
+        assert!(!folder.is_staging_name(std::ffi::OsStr::new(".dist.txn")));
+        assert!(folder.holds(Path::new("/srv/dist/index.html")));
+        for input in ["/srv/.dist-settings.toml", "/srv/.distant/x", "/srv/.dist", "/srv/models/.dist.lock", "/srv/distro"] {
+            assert!(!folder.holds(Path::new(input)), "{input}");
+        }
+    }
 
     #[test]
     fn a_second_writer_is_refused_until_the_first_lets_go() {

@@ -526,7 +526,8 @@ mod tests {
 
     #[test]
     fn only_the_chunks_holding_a_model_read_or_removed_are_decoded() {
-        use crate::store::manifest::{folder_identity, manifest_path};
+        use crate::store::manifest::folder_identity;
+        use crate::store::output::OutputFolder;
         use crate::store::stored_models::CHUNK;
         let dir = tempfile::tempdir().unwrap();
         let models = dir.path().join("models");
@@ -546,7 +547,7 @@ mod tests {
             let row = ModelRow { stamp: stamp.unwrap().text, ..ModelRow::default() };
             manifest.models.insert(source.folder_id, Box::new(ModelEntry::new(row, [0; 32], Default::default(), Vec::new())));
         }
-        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), manifest.to_bytes()).unwrap();
         let plan = || plan_build(survey_models(&models).unwrap(), Manifest::load_matching(&out, "g")).unwrap();
         let unchanged = plan();
         assert_eq!((unchanged.read.len(), unchanged.keep.len(), unchanged.stored.len()), (0, 0, count), "nothing decoded");

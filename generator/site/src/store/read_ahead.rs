@@ -9,7 +9,7 @@
 
 use std::sync::mpsc;
 
-use modelpages_record::{read_model_files, ModelFiles, RecordError};
+use modelpages_record::{read_record_files, RecordFiles, RecordError};
 use rayon::prelude::*;
 
 use crate::store::io_pool::with_io_threads;
@@ -20,7 +20,7 @@ use crate::store::plan::ReadJob;
 const BATCH: usize = 1024;
 
 /// What reading a model's folder gave.
-pub type ReadFiles = Result<ModelFiles, RecordError>;
+pub type ReadFiles = Result<RecordFiles, RecordError>;
 
 /// Runs `render` on every job with its files, in parallel, a batch at a time,
 /// while a helper thread reads the next batch's files. Results keep the order
@@ -40,7 +40,7 @@ pub fn render_with_read_ahead<T: Send, E: Send>(
                 if batch.is_empty() {
                     return;
                 }
-                let files = with_io_threads(|| batch.par_iter().map(|job| read_model_files(&job.source)).collect());
+                let files = with_io_threads(|| batch.par_iter().map(|job| read_record_files(&job.source)).collect());
                 if send.send((batch, files)).is_err() {
                     return; // rendering stopped early
                 }

@@ -272,7 +272,8 @@ pub fn missing_from_site<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactS
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::manifest::{folder_identity, manifest_path, ModelEntry};
+    use crate::store::manifest::{folder_identity, ModelEntry};
+    use crate::store::output::OutputFolder;
     use crate::store::plan::ReadJob;
 
     fn check(out: &Path, inputs: &Path) -> Result<Option<String>, OutputError> {
@@ -310,7 +311,7 @@ mod tests {
         let mut manifest = crate::store::manifest::Manifest::new("g".into(), 0);
         manifest.site = folder_identity(&out).unwrap();
         manifest.site_id = Some(id.clone());
-        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), manifest.to_bytes()).unwrap();
         assert_eq!(check(&out, tmp.path()).unwrap(), Some(id.clone()), "a site built here");
         fs::write(out.join(MARKER), marker_text(&new_site_id(&out))).unwrap();
         assert_eq!(why(&out), NotBuiltHere::OtherMarker.reason());
@@ -346,10 +347,10 @@ mod tests {
         fs::write(out.join("index.html"), "page").unwrap();
         let mut manifest = crate::store::manifest::Manifest::new("g".into(), 0);
         manifest.site = (1, 2);
-        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), manifest.to_bytes()).unwrap();
         assert!(check(&out, tmp.path()).is_err(), "a manifest of another folder");
         manifest.site = folder_identity(&out).unwrap();
-        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), manifest.to_bytes()).unwrap();
         assert_eq!(check(&out, tmp.path()).unwrap(), None, "known by its manifest, which has no identity");
         // An earlier version's marker, or none: the manifest decides.
         fs::write(out.join(MARKER), "This folder is a site built by modelpages.\n").unwrap();
@@ -457,7 +458,7 @@ mod tests {
             fs::write(out.join(&file), "x").unwrap();
             manifest.models.insert(format!("ns{}/m{i:04}", i / CHUNK), entry(&[&file], 0));
         }
-        fs::write(manifest_path(&out), manifest.to_bytes()).unwrap();
+        fs::write(OutputFolder::new(&out).manifest(), manifest.to_bytes()).unwrap();
         let plan = || BuildPlan { stored: Manifest::load_matching(&out, "g").unwrap().stored, ..Default::default() };
         assert!(plan().keep.is_empty() && plan().stored.len() == CHUNK * 2, "nothing decoded");
         assert!(site_is_whole(&out, &plan(), std::iter::empty()));

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use crate::store::changes::{compare_live, Change, ChangeLog, LiveFile};
 use crate::store::journal::Transaction;
-use crate::store::manifest::{folder_identity, manifest_path, Manifest};
-use crate::store::output::{write_atomically, OutputError, Staging};
+use crate::store::manifest::{folder_identity, Manifest};
+use crate::store::output::{write_atomically, OutputError, OutputFolder, Staging};
 
 pub struct SiteWriter {
     target: Target,
@@ -113,7 +113,7 @@ impl SiteWriter {
     /// straight to its file (at hub scale it is hundreds of megabytes).
     /// Returns what the new site changed in the old one, when the log was on.
     pub fn commit(self, out: &Path, manifest: &Manifest) -> Result<BTreeMap<String, Change>, OutputError> {
-        let path = manifest_path(out);
+        let path = OutputFolder::new(out).manifest();
         let SiteWriter { target, log } = self;
         match target {
             Target::Fresh { staging, .. } => {

@@ -16,7 +16,6 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::clients::Client;
-use super::providers::HF_INFERENCE;
 use super::{inputs, InferenceOptions, RequestKind};
 use crate::cache::memo::{Encoder, IdMarker};
 
@@ -179,11 +178,13 @@ pub(crate) struct RouteParts<'a> {
     pub provider: &'a str,
     pub model: &'a str,
     pub token_env: &'a str,
-    pub auth_scheme: &'static str,
+    pub auth_scheme: &'a str,
     pub url: &'a str,
     pub base_url: &'a str,
     pub endpoint_url: Option<&'a str>,
     pub direct: bool,
+    /// A direct request with the provider's own key, not the router's token.
+    pub own_key: bool,
     pub fal: Option<&'a TemplateValue>,
 }
 
@@ -191,7 +192,7 @@ impl RouteValues {
     pub(crate) fn of(route: RouteParts<'_>, options: &InferenceOptions) -> RouteValues {
         // Billing an organisation is the router's feature: a request made
         // with a provider's own key has no bill-to.
-        let own_key = route.direct && route.provider != HF_INFERENCE;
+        let own_key = route.own_key;
         RouteValues {
             provider: TemplateValue::from(route.provider),
             sdk_provider: optional(route.endpoint_url.is_none().then_some(route.provider)),

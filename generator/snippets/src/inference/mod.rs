@@ -20,8 +20,8 @@ use serde::Serialize;
 pub use crate::body::{format_body, BodyError, BodyFormat};
 pub use clients::{client, Client, ClientKind, RouteOffer, CHAT_TEMPLATES, CLIENTS};
 pub use providers::{
-    is_provider_name, known_providers, provider_key_variable, provider_mappings, ProviderInfo, ProviderMapping, AUTO, FAL_AI,
-    HF_INFERENCE,
+    is_provider_name, known_providers, provider_key_variable, provider_mappings, ProviderApi, ProviderInfo, ProviderMapping, AUTO,
+    FAL_AI, HF_INFERENCE,
 };
 pub use tasks::{task_specs, TaskSpec};
 
@@ -123,7 +123,7 @@ pub fn request_kind<'a>(record: &ModelRecord, specs: &'a [TaskSpec]) -> Option<R
 /// for reuse. The engine holds one and hands it the templates to render.
 pub(crate) struct HostedInference {
     task_specs: Vec<TaskSpec>,
-    providers: Vec<ProviderInfo>,
+    pub(crate) providers: Vec<ProviderInfo>,
     /// The hosted-inference clients ([`clients`]).
     pub(crate) clients: Vec<Client>,
     /// The hosted-inference templates whose text can be given to every model
@@ -342,18 +342,21 @@ pub(crate) struct Route<'a> {
     offer: RouteOffer,
     model: String,
     token_env: String,
-    auth_scheme: &'static str,
+    auth_scheme: &'a str,
     url: String,
     base_url: String,
     endpoint_url: Option<&'a str>,
     direct: bool,
+    /// Sent with the provider's own key: a direct request to a provider
+    /// that is not the router's own.
+    own_key: bool,
     /// The [`FalContext`] as a template value: made once per provider.
     fal: Option<TemplateValue>,
 }
 
 impl HostedInference {
     fn route<'a>(
-        &self,
+        &'a self,
         record: &'a ModelRecord,
         kind: &RequestKind<'_>,
         provider: &'a str,
@@ -373,6 +376,7 @@ impl HostedInference {
             base_url: String::new(),
             endpoint_url: None,
             direct: false,
+            own_key: false,
             fal: None,
         };
         if let Some(endpoint) = options.endpoint_url.as_deref() {
@@ -424,12 +428,17 @@ impl HostedInference {
                 return Err(format!("provider {provider:?} serves task {:?}, not {wanted:?}", mapping.task));
             }
         }
+        // The provider's API style, where the catalogue knows it
+        // (`data/providers.json`): what a direct request and a task call.
+        let api = self.providers.iter().find(|p| p.name == provider).and_then(|p| p.api.as_ref());
+        let router_own = matches!(api, Some(ProviderApi::HfInference { .. }));
         if options.direct_request {
             if provider == AUTO {
                 return Err("direct requests need a named provider, not auto".into());
             }
             route.direct = true;
-            if provider != HF_INFERENCE {
+            route.own_key = !router_own;
+            if route.own_key {
                 route.token_env = provider_key_variable(provider);
             }
         }
@@ -438,58 +447,60 @@ impl HostedInference {
                 // The SDKs take the plain id and the provider separately.
                 route.offer.python_sdk = true;
                 route.offer.js_sdk = true;
-                let direct_base = self.providers.iter().find(|p| p.name == provider).and_then(|p| p.openai_base_url.clone());
-                if route.direct && provider != HF_INFERENCE {
-                    let Some(base) = direct_base else {
-                        // The SDKs know the provider's API; raw clients would need its URL.
-                        route.model = id.to_owned();
-                        return Ok(route);
-                    };
-                    route.model = mapping.map(|m| m.provider_id.clone()).unwrap_or_default();
-                    route.url = format!("{base}/chat/completions");
-                    route.base_url = base;
-                } else {
-                    route.base_url = format!("{router}/v1");
-                    route.url = format!("{router}/v1/chat/completions");
-                    if provider != AUTO {
-                        route.model = format!("{id}:{provider}");
+                match api {
+                    Some(ProviderApi::Openai { base_url }) if route.own_key => {
+                        route.model = mapping.map(|m| m.provider_id.clone()).unwrap_or_default();
+                        route.url = format!("{base_url}/chat/completions");
+                        route.base_url = base_url.clone();
+                    }
+                    // The SDKs know the provider's API; raw clients would need its URL.
+                    _ if route.own_key => return Ok(route),
+                    _ => {
+                        route.base_url = format!("{router}/v1");
+                        route.url = format!("{router}/v1/chat/completions");
+                        if provider != AUTO {
+                            route.model = format!("{id}:{provider}");
+                        }
                     }
                 }
                 route.offer.raw_url = true;
                 Ok(route)
             }
             RequestKind::Task(spec) => {
-                if provider == HF_INFERENCE && !spec.hf_inference {
-                    return Err(format!("hf-inference does not serve task {:?}", spec.task));
+                if router_own && !spec.hf_inference {
+                    return Err(format!("{provider} does not serve task {:?}", spec.task));
                 }
                 route.offer.python_sdk = spec.python_method.is_some();
                 route.offer.js_sdk = spec.js_method.is_some();
-                if provider == HF_INFERENCE {
-                    let pipeline = matches!(spec.task.as_str(), "feature-extraction" | "sentence-similarity");
-                    route.url = format!("{router}/hf-inference/models/{id}");
-                    if pipeline {
-                        route.url.push_str(&format!("/pipeline/{}", spec.task));
+                match api {
+                    Some(ProviderApi::HfInference { pipeline_tasks }) => {
+                        route.url = format!("{router}/{provider}/models/{id}");
+                        if pipeline_tasks.contains(&spec.task) {
+                            route.url.push_str(&format!("/pipeline/{}", spec.task));
+                        }
+                        route.offer.raw_url = true;
                     }
-                    route.offer.raw_url = true;
-                } else if provider == FAL_AI && spec.fal {
-                    let mapping = mapping.expect("named providers have a mapping");
-                    let provider_id = mapping.provider_id.clone();
-                    let (submit_url, auth) = if route.direct {
-                        (format!("https://queue.fal.run/{provider_id}"), "Key")
-                    } else {
-                        (format!("{router}/fal-ai/{provider_id}?_subdomain=queue"), "Bearer")
-                    };
-                    route.auth_scheme = auth;
-                    route.url = submit_url.clone();
-                    route.fal = Some(TemplateValue::from_serialize(FalContext {
-                        arguments: inputs::fal_arguments(record, spec, mapping, &settings.hub_url),
-                        provider_id,
-                        submit_url,
-                        routed: !route.direct,
-                        router_prefix: format!("{router}/fal-ai"),
-                    }));
-                    route.offer.raw_url = true;
-                    route.offer.fal_queue = true;
+                    Some(ProviderApi::FalQueue { queue_url, direct_auth }) if spec.fal => {
+                        let mapping = mapping.expect("named providers have a mapping");
+                        let provider_id = mapping.provider_id.clone();
+                        let (submit_url, auth) = if route.direct {
+                            (format!("{queue_url}/{provider_id}"), direct_auth.as_str())
+                        } else {
+                            (format!("{router}/{provider}/{provider_id}?_subdomain=queue"), "Bearer")
+                        };
+                        route.auth_scheme = auth;
+                        route.url = submit_url.clone();
+                        route.fal = Some(TemplateValue::from_serialize(FalContext {
+                            arguments: inputs::fal_arguments(record, spec, mapping, &settings.hub_url),
+                            provider_id,
+                            submit_url,
+                            routed: !route.direct,
+                            router_prefix: format!("{router}/{provider}"),
+                        }));
+                        route.offer.raw_url = true;
+                        route.offer.fal_queue = true;
+                    }
+                    _ => {}
                 }
                 Ok(route)
             }
@@ -509,6 +520,7 @@ impl Route<'_> {
             base_url: &self.base_url,
             endpoint_url: self.endpoint_url,
             direct: self.direct,
+            own_key: self.own_key,
             fal: self.fal.as_ref(),
         };
         RouteValues::of(parts, options)
@@ -517,3 +529,5 @@ impl Route<'_> {
 
 #[cfg(test)]
 mod reuse_tests;
+#[cfg(test)]
+mod route_tests;

@@ -110,16 +110,39 @@ pub fn is_repository_path(path: &str) -> bool {
         && path.split('/').all(|segment| !matches!(segment, "" | "." | ".."))
 }
 
-/// What the engine knows of a provider's own API, for direct requests.
+/// What the engine knows of a provider: its name and, where it knows it,
+/// the style of its own API.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 pub struct ProviderInfo {
     pub name: String,
-    /// Base URL of the provider's OpenAI-compatible API, for chat.
+    /// Without one, the provider's examples are the SDKs' (which know its
+    /// API) and, for chat, the router's OpenAI-compatible route.
     #[serde(default)]
-    pub openai_base_url: Option<String>,
+    pub api: Option<ProviderApi>,
 }
 
-/// The catalogue: the providers the engine knows, with their direct APIs
+/// The style of a provider's own API: how requests to it are made, beyond
+/// the router's OpenAI-compatible chat route every provider has.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "style", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ProviderApi {
+    /// An OpenAI-compatible API at `base_url` (no trailing slash): direct
+    /// chat requests go to `{base_url}/chat/completions` with the
+    /// provider's own model id.
+    Openai { base_url: String },
+    /// The router's own inference: a task is sent to
+    /// `{router}/{provider}/models/{id}`, with `/pipeline/{task}` after it
+    /// for `pipeline_tasks`; it serves the tasks marked `hf_inference`.
+    /// Direct requests go to the router too, with the router's token.
+    HfInference { pipeline_tasks: Vec<String> },
+    /// A request queue: a task is submitted to `{router}/{provider}/{provider
+    /// id}?_subdomain=queue`, or directly to `{queue_url}/{provider id}`
+    /// with `Authorization: {direct_auth} <key>`; it serves the tasks
+    /// marked `fal`.
+    FalQueue { queue_url: String, direct_auth: String },
+}
+
+/// The catalogue: the providers the engine knows, with their APIs' styles
 /// where it knows them (`data/providers.json`).
 pub fn known_providers() -> Vec<ProviderInfo> {
     serde_json::from_str(include_str!("../../data/providers.json")).expect("data/providers.json is valid")
@@ -229,11 +252,27 @@ mod tests {
     }
 
     #[test]
-    fn known_providers_have_https_bases() {
+    fn known_providers_have_https_urls_and_plain_schemes() {
         for p in known_providers() {
-            if let Some(url) = p.openai_base_url {
-                assert!(url.starts_with("https://") && !url.ends_with('/'), "{}: {url}", p.name);
-            }
+            let url = match &p.api {
+                Some(ProviderApi::Openai { base_url }) => base_url,
+                Some(ProviderApi::FalQueue { queue_url, direct_auth }) => {
+                    // Written into examples as it is, unescaped.
+                    assert!(!direct_auth.is_empty() && direct_auth.chars().all(|c| c.is_ascii_alphabetic()), "{}", p.name);
+                    queue_url
+                }
+                _ => continue,
+            };
+            assert!(url.starts_with("https://") && !url.ends_with('/'), "{}: {url}", p.name);
         }
+    }
+
+    #[test]
+    fn the_catalogue_holds_the_router_own_provider_with_its_style() {
+        let catalogue = known_providers();
+        let hf = catalogue.iter().find(|p| p.name == HF_INFERENCE).expect("hf-inference is in the catalogue");
+        assert!(matches!(hf.api, Some(ProviderApi::HfInference { .. })), "{hf:?}");
+        let odd: Result<Vec<ProviderInfo>, _> = serde_json::from_str(r#"[{"name": "x", "api": {"style": "grpc"}}]"#);
+        assert!(odd.is_err(), "an unknown style is an error, not a provider without examples");
     }
 }

@@ -1,14 +1,15 @@
 //! The facts of one synthetic model, drawn before its record and card are
 //! written: library, task, family, size, name, license, languages, base model.
 
-use crate::catalog::{task_info, Family, Kind, Library, Size, Task, INFERENCE_TASKS, LIBRARIES};
+use crate::catalogue::{task_info, Family, Kind, Library, Size, Task, INFERENCE_TASKS, LIBRARIES};
 use crate::dist::{below, between, chance, pick, several, weighted, SynthRng};
 use crate::words::{Modality, LANGUAGES};
 
 /// Models per namespace, on average.
 pub const MODELS_PER_NAMESPACE: usize = 20;
 
-pub struct Plan {
+/// One model drawn: what its record and card are written from.
+pub struct Draft {
     pub index: usize,
     pub namespace: String,
     pub name: String,
@@ -40,14 +41,14 @@ pub struct Plan {
     pub modality: Modality,
 }
 
-impl Plan {
+impl Draft {
     pub fn kind(&self) -> Kind {
         self.library.kind
     }
 
     pub fn is_llm(&self) -> bool {
         matches!(self.task, "text-generation" | "image-text-to-text")
-            && std::ptr::eq(self.family.sizes, crate::catalog::LLM)
+            && std::ptr::eq(self.family.sizes, crate::catalogue::LLM)
     }
 
     /// "7.6B" or "110M" parameters, for cards.
@@ -94,8 +95,8 @@ pub fn namespace_name(ns: usize) -> String {
     format!("synth-{}-{ns}", ["org", "lab", "user", "team", "studio"][ns % 5])
 }
 
-/// Draws the plan of model `index` of a corpus of `count`.
-pub fn plan(rng: &mut SynthRng, index: usize, count: usize) -> Plan {
+/// Draws model `index` of a corpus of `count`.
+pub fn draft(rng: &mut SynthRng, index: usize, count: usize) -> Draft {
     let namespace = namespace_name(namespace_index(rng, count));
 
     // Each block of 1,000 models opens with one model of each inference task,
@@ -129,7 +130,7 @@ pub fn plan(rng: &mut SynthRng, index: usize, count: usize) -> Plan {
     };
     let params_m = if lora { between(rng, 10, 600) } else { params_m };
 
-    let llm = std::ptr::eq(family.sizes, crate::catalog::LLM);
+    let llm = std::ptr::eq(family.sizes, crate::catalogue::LLM);
     let variant: &'static str = if llm && conversational {
         weighted(rng, &[("chat", 35), ("instruct", 40), ("it", 15), ("assistant", 10)])
     } else if llm {
@@ -186,7 +187,7 @@ pub fn plan(rng: &mut SynthRng, index: usize, count: usize) -> Plan {
         let trigger = pick(rng, &["TOK", "sks", "ohwx", "zxq", "styl3"]);
         format!("{} {trigger} style", flavour.replace('-', " "))
     });
-    Plan {
+    Draft {
         index,
         namespace,
         name,
@@ -218,7 +219,7 @@ pub fn plan(rng: &mut SynthRng, index: usize, count: usize) -> Plan {
 fn pick_family(rng: &mut SynthRng, library: &Library, info: &'static Task) -> &'static Family {
     let fits = |f: &&'static Family| match library.kind {
         Kind::Transformers | Kind::Peft | Kind::Mlx | Kind::SentenceTransformers => !f.arch.is_empty(),
-        Kind::Diffusers => f.model_type.is_empty() && std::ptr::eq(f.sizes, crate::catalog::DIFFUSION),
+        Kind::Diffusers => f.model_type.is_empty() && std::ptr::eq(f.sizes, crate::catalogue::DIFFUSION),
         _ => true,
     };
     let families: Vec<&'static Family> = info.families.iter().filter(fits).collect();
