@@ -95,6 +95,7 @@ fn rendering(c: &mut Criterion) {
                         example_values: Vec::new(),
                         tree: &tree,
                         hub_url: "https://huggingface.co",
+                        stats_url: "/stats/0.json".into(),
                         memory: None,
                         chat_prompt: None,
                     };
