@@ -11,6 +11,7 @@ pub mod hub_fields;
 mod id;
 mod load;
 mod record;
+mod rows;
 mod shown;
 mod yaml_fields;
 
@@ -23,5 +24,6 @@ pub use load::{
     ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,
 };
 pub use hub_fields::{EvalResult, Gated, GgufSummary, IgnoredField, Lenient, MetricValue, Safetensors};
+pub use rows::{popularity_class, BaseRef, ModelSummary, Relation, SearchFacets, TagList};
 pub use record::{ModelRecord, Sibling, TransformersInfo, WidgetExample};
 pub use shown::{page_text, printable, reorders_text};

@@ -39,23 +39,23 @@ mod tree;
 
 pub use examples::{CodeExample, InferenceExample};
 pub use card_links::{encode_path, CardContext, CardLinks, HubLinks, RefKind, Resolved};
-pub use facts::{compact, counted, day_of, filter_tags, model_facts, search_url, tag_file_name, popularity_class, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
-pub use tree::{base_refs, BaseRef, Relation, TreeBlock, TreeIndex, TreeMember};
+pub use facts::{compact, counted, day_of, filter_tags, model_facts, search_url, tag_file_name, popularity_label, path_problem, resolve_url, FactsInput, ModelFacts, FILES_ON_PAGE};
+pub use tree::{base_refs, TreeBlock, TreeIndex, TreeMember};
 pub use heading_ids::{is_page_id, CardHeading};
 pub use highlight::{escape_html, Highlighter, ShapeValues};
 pub use chat_prompt::{chat_prompt, chat_view, ChatPrompt, ChatView, Conversation, PromptView, RenderedPrompt, TemplateSource};
 pub use markdown::{render_card, RenderedCard};
 pub use markdown_twin::{code_span, markdown_twin, TwinInput, MARKDOWN_FILE};
 pub use memory::{estimate as memory_estimate, memory_view, KvCache, MemoryEstimate, MemoryView, Need, WeightsRow, MEMORY_SIZES_GB};
-pub use search_facets::{param_class, search_facets, SearchFacets, MAX_FACET_VALUES, PARAM_BOUNDS};
+pub use search_facets::{param_class, search_facets, MAX_FACET_VALUES, PARAM_BOUNDS};
 pub use quant_picker::{QuantVariant, MAX_QUANTS};
 pub use listing_pages::{
     render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
     render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, NamespaceListing, RowLabels, NamespacesPage, PageLink, Pager,
     TaskListing, render_facet_page, render_facets_page, FacetIndexGroup, FacetLink};
 pub use pages::{
-    model_url, page_values, render_model_page, render_not_found_page, LibraryLink,
-    ModelPage, ModelPageHtml, ModelSummary, SiteInfo, TagList, TaskLink,
+    model_summary, model_url, page_values, render_model_page, render_not_found_page, LibraryLink,
+    ModelPage, ModelPageHtml, SiteInfo, TaskLink,
 };
 pub use templates::{TemplateError, Templates, REQUIRED_TEMPLATES};
 pub use timestamp::{rfc3339_utc, unix_seconds, utc_day};

@@ -15,7 +15,8 @@
 
 use serde::Serialize;
 
-use crate::pages::{LibraryLink, ModelSummary, SiteInfo, TaskLink};
+use crate::pages::{LibraryLink, SiteInfo, TaskLink};
+use modelpages_record::ModelSummary;
 use crate::templates::{TemplateError, Templates};
 
 /// A link to a page by name (or an index page): where it is, and the first

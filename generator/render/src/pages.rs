@@ -6,14 +6,15 @@
 use minijinja::Value;
 use modelpages_gguf::GgufFiles;
 use modelpages_record::LoadedModel;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::examples::{CodeExample, InferenceExample};
 use crate::card_links::CardContext;
 use crate::chat_prompt::{chat_view, ChatPrompt, ChatView};
 use crate::memory::{memory_view, MemoryEstimate, MemoryView};
 use crate::facts::{facts_notes, gguf_facts, model_facts, FactsInput, ModelFacts, FILES_ON_PAGE};
-use crate::search_facets::{search_facets, SearchFacets};
+use crate::search_facets::search_facets;
+use modelpages_record::{ModelSummary, TagList};
 use crate::tree::TreeBlock;
 use crate::heading_ids::{card_contents, CardHeading};
 use crate::highlight::{Highlighter, ShapeValues};
@@ -38,84 +39,27 @@ pub struct SiteInfo {
     pub script: Option<String>,
 }
 
-/// One row of the model listing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ModelSummary {
-    pub id: String,
-    pub url: String,
-    pub task: Option<String>,
-    pub library: Option<String>,
-    pub downloads: Option<u64>,
-    pub likes: Option<u64>,
-    /// The first tags, for text search.
-    pub tags: TagList,
-    /// The record's `createdAt`, in seconds since the epoch, when it is a
-    /// timestamp (`timestamp`); the change feeds say from it whether a
-    /// change added the model.
-    pub created: Option<i64>,
-    /// The record's `lastModified`, likewise: when the model last changed,
-    /// which orders the change feeds.
-    pub updated: Option<i64>,
-    /// Every tag the model is listed under as a filter (see
-    /// [`crate::filter_tags`]): its page's `?tag=` links.
-    pub filters: TagList,
-    /// What the search's facets filter it by.
-    pub facets: SearchFacets,
-}
-
 /// How many tags a listing keeps per model: enough to search by, small enough
 /// for an index of every model.
 const SUMMARY_TAGS: usize = 12;
 
-/// A model's first tags in one string, one a line: a hub's build holds a
-/// million of these, and one allocation instead of a dozen is half the
-/// memory. A tag with a line break of its own is left out.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct TagList(String);
-
-impl TagList {
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.0.split('\n').filter(|t| !t.is_empty())
-    }
-}
-
-impl<S: AsRef<str>> FromIterator<S> for TagList {
-    fn from_iter<I: IntoIterator<Item = S>>(tags: I) -> TagList {
-        let mut joined = String::new();
-        for tag in tags {
-            let tag = tag.as_ref();
-            if tag.is_empty() || tag.contains('\n') {
-                continue;
-            }
-            if !joined.is_empty() {
-                joined.push('\n');
-            }
-            joined.push_str(tag);
-        }
-        TagList(joined)
-    }
-}
-
-impl ModelSummary {
-    /// The listing row of `model`, whose GGUF files are `gguf` and memory
-    /// estimate `memory`.
-    pub fn of(model: &LoadedModel, site: &SiteInfo, gguf: &GgufFiles, memory: Option<&MemoryEstimate>) -> ModelSummary {
-        let record = &model.record;
-        let filters: TagList = crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect();
-        ModelSummary {
-            facets: search_facets(record, gguf, memory, &filters.iter().collect::<Vec<_>>()),
-            id: model.id.to_string(),
-            url: model_url(site, model),
-            task: record.task().map(str::to_owned),
-            library: record.library().map(str::to_owned),
-            downloads: record.downloads,
-            likes: record.likes,
-            tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
-            created: record.created_at.get().and_then(|t| unix_seconds(t)),
-            updated: record.last_modified.as_deref().and_then(unix_seconds),
-            filters,
-        }
+/// The listing row of `model`, whose GGUF files are `gguf` and memory
+/// estimate `memory`.
+pub fn model_summary(model: &LoadedModel, site: &SiteInfo, gguf: &GgufFiles, memory: Option<&MemoryEstimate>) -> ModelSummary {
+    let record = &model.record;
+    let filters: TagList = crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect();
+    ModelSummary {
+        facets: search_facets(record, gguf, memory, &filters.iter().collect::<Vec<_>>()),
+        id: model.id.to_string(),
+        url: model_url(site, model),
+        task: record.task().map(str::to_owned),
+        library: record.library().map(str::to_owned),
+        downloads: record.downloads,
+        likes: record.likes,
+        tags: record.tags.iter().filter(|t| !t.is_empty() && !t.contains('\n')).take(SUMMARY_TAGS).collect(),
+        created: record.created_at.get().and_then(|t| unix_seconds(t)),
+        updated: record.last_modified.as_deref().and_then(unix_seconds),
+        filters,
     }
 }
 

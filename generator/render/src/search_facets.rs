@@ -9,11 +9,10 @@
 use modelpages_gguf::GgufFiles;
 use modelpages_record::ModelRecord;
 use modelpages_snippets::inference::provider_mappings;
-use serde::{Deserialize, Serialize};
 
 use crate::facts::{language_tags, parameter_count, tag_file_name};
 use crate::memory::{MemoryEstimate, MEMORY_SIZES_GB};
-use crate::pages::TagList;
+use modelpages_record::SearchFacets;
 
 /// The upper bounds of the parameter classes, in parameters: class `i`
 /// holds counts below `PARAM_BOUNDS[i]` and at least the bound before it;
@@ -35,22 +34,6 @@ pub const PARAM_BOUNDS: [u64; 10] = [
 /// Most languages, licences or providers a model is filtered by: a record
 /// naming thousands weighs no more on the search's rows than one naming 32.
 pub const MAX_FACET_VALUES: usize = 32;
-
-/// A model's facets (see the overview).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchFacets {
-    /// Language tags, as written (`en`, `de`).
-    pub languages: TagList,
-    /// Licence ids, without the `license:` of their tags (`mit`).
-    pub licenses: TagList,
-    /// Providers serving it live (`together`).
-    pub providers: TagList,
-    /// Its parameter class (index into [`PARAM_BOUNDS`], or past its end).
-    pub params: Option<u8>,
-    /// The index in [`MEMORY_SIZES_GB`] of the smallest size its smallest
-    /// estimate fits in.
-    pub fits: Option<u8>,
-}
 
 /// The class of `parameters` (see [`PARAM_BOUNDS`]).
 pub fn param_class(parameters: u64) -> u8 {

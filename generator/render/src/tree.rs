@@ -20,8 +20,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use modelpages_record::{ModelId, ModelRecord};
-use serde::{Deserialize, Serialize};
+use modelpages_record::{BaseRef, ModelId, ModelRecord, Relation};
+use serde::Serialize;
 
 /// Bases one model names at most.
 const MAX_BASES: usize = 16;
@@ -30,55 +30,6 @@ const MAX_BASES: usize = 16;
 pub const MAX_LISTED_DERIVATIVES: usize = 1000;
 /// Derivatives per relation on the model page itself.
 pub const TOP_DERIVATIVES: usize = 5;
-
-/// How a model was made from its base.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Relation {
-    Finetune,
-    Adapter,
-    Quantized,
-    Merge,
-}
-
-impl Relation {
-    fn parse(text: &str) -> Option<Relation> {
-        match text {
-            "finetune" => Some(Relation::Finetune),
-            "adapter" => Some(Relation::Adapter),
-            "quantized" => Some(Relation::Quantized),
-            "merge" => Some(Relation::Merge),
-            _ => None,
-        }
-    }
-
-    /// How a derivative's page names its base ("Fine-tuned from").
-    pub fn base_label(self) -> &'static str {
-        match self {
-            Relation::Finetune => "Fine-tuned from",
-            Relation::Adapter => "Adapter for",
-            Relation::Quantized => "Quantized from",
-            Relation::Merge => "Merged from",
-        }
-    }
-
-    /// A base's heading for these derivatives: (one, many).
-    pub fn derivative_label(self) -> (&'static str, &'static str) {
-        match self {
-            Relation::Finetune => ("fine-tune", "fine-tunes"),
-            Relation::Adapter => ("adapter", "adapters"),
-            Relation::Quantized => ("quantized model", "quantized models"),
-            Relation::Merge => ("merge", "merges"),
-        }
-    }
-}
-
-/// One base a model names.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BaseRef {
-    pub id: String,
-    pub relation: Relation,
-}
 
 /// The relation a record implies when it does not say one.
 fn inferred_relation(record: &ModelRecord, base_count: usize) -> Relation {

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use modelpages_record::{ModelSource, RecordError};
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
 use crate::assets::AssetError;

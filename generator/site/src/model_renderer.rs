@@ -5,9 +5,8 @@
 //! nothing). Also the triage of changed models (figures alone moved: kept).
 
 use modelpages_record::{parse_model, LoadedModel, ModelRecord, ModelSource, RecordError};
-use modelpages_render::{
-    base_refs, memory_estimate, render_model_page, CardContext, CodeExample, InferenceExample, ModelPage, ModelSummary, TreeIndex, MARKDOWN_FILE,
-};
+use modelpages_render::{base_refs, memory_estimate, render_model_page, CardContext, CodeExample, InferenceExample, ModelPage, TreeIndex, MARKDOWN_FILE};
+use modelpages_record::ModelSummary;
 use modelpages_snippets::inference::{request_kind, RequestKind};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -44,7 +43,7 @@ pub(crate) struct RenderedModel {
     files: Vec<(String, Vec<u8>)>,
     /// The bases its record names, whether it is hidden, and the hash of
     /// the tree block its page shows.
-    bases: Vec<modelpages_render::BaseRef>,
+    bases: Vec<modelpages_record::BaseRef>,
     pub(crate) hidden: bool,
     tree: crate::store::manifest::TreeHash,
     pub(crate) summary: ModelSummary,
@@ -236,7 +235,7 @@ fn render_model(site: &Site, model: &LoadedModel, tree: &TreeIndex) -> Result<Re
     if let Some(Err(why)) = chat_prompt.as_ref().map(|p| &p.outcome) {
         notes.push(format!("{}: chat template not rendered: {why}", model.id));
     }
-    let summary = ModelSummary::of(model, &site.info, &local.files, memory.as_ref());
+    let summary = modelpages_render::model_summary(model, &site.info, &local.files, memory.as_ref());
     let bases = base_refs(&model.record);
     let tree = tree.block(model.id.as_str(), &bases);
     let page = ModelPage {

@@ -9,7 +9,9 @@
 
 use std::path::Path;
 
-use modelpages_render::{Highlighter, ModelSummary, SiteInfo, Templates};
+use modelpages_render::{Highlighter, SiteInfo, Templates};
+
+use modelpages_record::ModelSummary;
 use modelpages_snippets::{InferenceSettings, SnippetEngine};
 
 use crate::assets::{collect_assets, Assets};

@@ -28,7 +28,7 @@ pub use evals::{EvalsView, InputView};
 pub use files::{path_problem, resolve_url, FilesView};
 pub use license::LicenseView;
 pub use tags::language_tags;
-pub use numbers::{compact, counted, day_of, popularity_class, popularity_label};
+pub use numbers::{compact, counted, day_of, popularity_label};
 pub(crate) use numbers::{binary_bytes_text, bytes_text, params_text};
 pub use spaces::SpacesView;
 pub use tags::{filter_tags, search_url, tag_file_name, TagGroup};
@@ -110,7 +110,7 @@ pub struct DerivativeView {
 /// A base's derivatives of one relation: "3 fine-tunes" and the top ones.
 #[derive(Clone, Debug, Serialize)]
 pub struct DerivativeGroupView {
-    pub relation: crate::tree::Relation,
+    pub relation: modelpages_record::Relation,
     /// "3 fine-tunes", "1 adapter".
     pub heading: String,
     pub top: Vec<DerivativeView>,

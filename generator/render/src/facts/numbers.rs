@@ -38,18 +38,6 @@ pub fn counted(count: u64, one: &str, many: &str) -> String {
     format!("{} {}", compact(count), if count == 1 { one } else { many })
 }
 
-/// A model's popularity class: 0 for no downloads, else one more than the
-/// decade of its downloads (1 to 9 downloads is class 1, 10 to 99 class 2).
-/// Derivatives are ranked by it rather than by their downloads, which move
-/// every day: a base's page changes only when a derivative crosses a decade.
-pub fn popularity_class(downloads: u64) -> u8 {
-    if downloads == 0 {
-        0
-    } else {
-        downloads.ilog10() as u8 + 1
-    }
-}
-
 /// How a page words a popularity class: "10k+ downloads".
 pub fn popularity_label(class: u8) -> String {
     match class {
@@ -146,7 +134,7 @@ mod tests {
         assert_eq!(counted(2, "like", "likes"), "2 likes");
         assert_eq!(counted(0, "like", "likes"), "0 likes");
         assert_eq!(counted(4321, "download", "downloads"), "4.3k downloads");
-        let classes: Vec<u8> = [0, 1, 9, 10, 99, 100, 12_345, u64::MAX].into_iter().map(popularity_class).collect();
+        let classes: Vec<u8> = [0, 1, 9, 10, 99, 100, 12_345, u64::MAX].into_iter().map(modelpages_record::popularity_class).collect();
         assert_eq!(classes, [0, 1, 1, 2, 2, 3, 5, 20]);
         let labels: Vec<String> = [0, 1, 2, 4, 7].into_iter().map(popularity_label).collect();
         assert_eq!(labels, ["no downloads", "under 10 downloads", "10+ downloads", "1k+ downloads", "1M+ downloads"]);

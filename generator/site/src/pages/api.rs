@@ -9,7 +9,8 @@
 //! files; bump [`API_VERSION`] on any change that is not an addition.
 
 use modelpages_record::{Gated, ModelRecord, Safetensors};
-use modelpages_render::{base_refs, BaseRef, CodeExample, InferenceExample};
+use modelpages_render::{base_refs, CodeExample, InferenceExample};
+use modelpages_record::BaseRef;
 use modelpages_snippets::{LocalAppExample, LocalAppKind};
 use serde::Serialize;
 

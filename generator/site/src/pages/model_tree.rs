@@ -27,7 +27,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use modelpages_render::{BaseRef, TreeBlock, TreeIndex, TreeMember};
+use modelpages_render::{TreeBlock, TreeIndex, TreeMember};
+
+use modelpages_record::BaseRef;
 
 use crate::store::manifest::{Manifest, ModelEntry, ModelRow, TreeHash};
 use crate::store::plan::ReadJob;
@@ -213,7 +215,7 @@ pub fn stale_among(ids: &HashSet<String>, manifest: &Manifest, index: &TreeIndex
 mod tests {
     use super::*;
     use crate::store::manifest::ModelMap;
-    use modelpages_render::{BaseRef, ModelSummary, Relation};
+    use modelpages_record::{BaseRef, ModelSummary, Relation};
 
     fn entry(downloads: u64, bases: &[&str], hidden: bool) -> Box<ModelEntry> {
         let row = ModelRow {

@@ -391,7 +391,7 @@ pub fn global_hash(site_src: &Path, settings: &impl Serialize) -> std::io::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use modelpages_render::ModelSummary;
+    use modelpages_record::ModelSummary;
 
     fn entry(i: usize) -> ModelEntry {
         let row = ModelRow {
@@ -414,7 +414,7 @@ mod tests {
                 created: Some(i as i64),
                 updated: None,
                 filters: ["license:mit", "en"].into_iter().collect(),
-                facets: modelpages_render::SearchFacets {
+                facets: modelpages_record::SearchFacets {
                     languages: ["en"].into_iter().collect(),
                     licenses: ["mit"].into_iter().collect(),
                     params: Some(3),

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use modelpages_render::{popularity_class, BaseRef, ModelSummary};
+use modelpages_record::{popularity_class, BaseRef, ModelSummary};
 use serde::{Deserialize, Serialize};
 
 /// Models by id. Hashed with foldhash (seeded per process, so ids chosen

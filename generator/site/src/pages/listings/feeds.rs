@@ -27,7 +27,8 @@
 use std::fmt::Write as _;
 
 use modelpages_record::reorders_text;
-use modelpages_render::{rfc3339_utc, utc_day, ModelSummary};
+use modelpages_render::{rfc3339_utc, utc_day};
+use modelpages_record::ModelSummary;
 
 use super::file::{KeyHasher, ListingFile};
 use super::folders::FeedScope;

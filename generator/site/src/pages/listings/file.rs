@@ -5,7 +5,9 @@
 //! The keys themselves are kept between builds by the manifest
 //! (`store::manifest`), which is where their type is defined.
 
-use modelpages_render::{ModelSummary, TemplateError};
+use modelpages_render::TemplateError;
+
+use modelpages_record::ModelSummary;
 
 use crate::store::manifest::ListingKey;
 use crate::store::output::OutputError;

@@ -7,7 +7,9 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use modelpages_render::{ModelSummary, RowLabels, SiteInfo, Templates};
+use modelpages_render::{RowLabels, SiteInfo, Templates};
+
+use modelpages_record::ModelSummary;
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 

@@ -17,12 +17,9 @@
 //! that listing's change feed from their heads (see `feeds`; where each
 //! feed goes is [`FeedScope`]'s).
 
-use modelpages_render::{
-    render_facet_page, render_facets_page, search_url, FacetIndexGroup, FacetLink, MEMORY_SIZES_GB, PARAM_BOUNDS,
-    render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page,
-    render_not_found_page, render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, ModelSummary,
-    NamespaceListing, NamespacesPage, Pager, TaskListing,
-};
+use modelpages_render::{render_facet_page, render_facets_page, search_url, FacetIndexGroup, FacetLink, MEMORY_SIZES_GB, PARAM_BOUNDS, render_index_page, render_libraries_page, render_library_page, render_namespace_page, render_namespaces_page, render_not_found_page, render_task_page, render_tasks_page, FeedLink, LibraryListing, ModelListingPage, NamespaceListing, NamespacesPage, Pager, TaskListing};
+
+use modelpages_record::ModelSummary;
 
 use super::file::{KeyHasher, ListingFile};
 use super::folders::{hash_links, paged_files, pages_from_front, stats_path, FeedScope, KeyedFolder, PageFile};

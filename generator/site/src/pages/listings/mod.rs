@@ -50,7 +50,7 @@ pub mod write;
 
 use std::sync::Arc;
 
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 
 pub use file::{KeyHasher, ListingError, ListingFile};
 pub use groups::{by_name, Groups, ListingInput};

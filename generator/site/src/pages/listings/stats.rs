@@ -27,7 +27,7 @@
 
 use std::sync::Arc;
 
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 use serde_json::{json, Map, Value};
 
 use super::file::{counts_key, KeyHasher, ListingFile};

@@ -53,7 +53,7 @@ use std::sync::Arc;
 use modelpages_render::tag_file_name;
 use serde::Serialize;
 
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 
 use super::shards::{FacetCodes, StringTable};
 use crate::pages::listings::file::{KeyHasher, ListingFile};

@@ -36,7 +36,7 @@ pub mod shards;
 pub mod trie;
 pub mod words;
 
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
 use crate::pages::listings::file::ListingFile;

@@ -29,7 +29,7 @@
 use std::borrow::Cow;
 
 use modelpages_record::page_text;
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 use serde::Serialize;
 
 use super::trie::Shard;
@@ -66,7 +66,7 @@ impl<'a> StringTable<'a> {
     /// The facets of `summary`, their strings added to the table.
     pub fn facets(&mut self, summary: &'a ModelSummary) -> FacetCodes {
         let facets = &summary.facets;
-        let mut list = |values: &'a modelpages_render::TagList| values.iter().map(|v| self.index(Some(v))).collect::<Vec<i64>>();
+        let mut list = |values: &'a modelpages_record::TagList| values.iter().map(|v| self.index(Some(v))).collect::<Vec<i64>>();
         let (languages, licenses, providers) = (list(&facets.languages), list(&facets.licenses), list(&facets.providers));
         let class = |c: Option<u8>| c.map_or(-1, i64::from);
         (languages, licenses, providers, class(facets.params), class(facets.fits), updated_day(summary).unwrap_or(-1))

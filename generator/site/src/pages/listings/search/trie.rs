@@ -24,7 +24,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
 use super::words::{words, MAX_MODEL_WORDS};

@@ -11,7 +11,7 @@
 //! rules to check results against every word of a query; both are tested on
 //! the same cases (`site-src/test/fixtures/search-words.json`).
 
-use modelpages_render::ModelSummary;
+use modelpages_record::ModelSummary;
 
 /// Longest word kept, in bytes; longer ones (and query words) are cut.
 pub const MAX_WORD: usize = 32;
