@@ -5,7 +5,7 @@
 //! renders.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use crate::common::*;
@@ -150,6 +150,28 @@ fn provider_mappings_that_are_not_live_are_counted_unless_all_notes_are_asked_fo
     assert!(checked.stderr.contains("note: 2 provider mappings not live"), "check prints the notes a build prints:\n{}", checked.stderr);
 }
 
+/// The site sources (templates and styles) copied under `tmp`, with
+/// `inserted` put after `anchor` in the template `name`. Gives the copy, the
+/// template's path and its text before the change.
+fn site_src_with_broken_template(tmp: &Path, name: &str, anchor: &str, inserted: &str) -> (PathBuf, PathBuf, String) {
+    let src = tmp.join("site-src");
+    copy_tree(&site_src().join("templates"), &src.join("templates"));
+    copy_tree(&site_src().join("static"), &src.join("static"));
+    let path = src.join("templates").join(name);
+    let template = fs::read_to_string(&path).unwrap();
+    assert!(template.contains(anchor), "{name} has no {anchor:?}");
+    fs::write(&path, template.replacen(anchor, &format!("{anchor}{inserted}"), 1)).unwrap();
+    (src, path, template)
+}
+
+/// Builds `models` with the site sources `src` (the build must fail), then
+/// checks them: what `check` said.
+fn build_and_check(models: &Path, tmp: &Path, src: &Path) -> Run {
+    let built = build(models, &tmp.join("dist"), src);
+    assert_eq!(built.code, 1, "{}", built.stderr);
+    modelpages().arg("check").arg("--models").arg(models).arg("--site-src").arg(src).output().unwrap().into()
+}
+
 #[test]
 fn check_renders_the_pages_a_build_renders() {
     let tmp = tempfile::tempdir().unwrap();
@@ -158,16 +180,10 @@ fn check_renders_the_pages_a_build_renders() {
     write(&models, "org/broken/model.json", r#"{"id": "org/broken"}"#);
     // A page template that fails for one model only, as a template bug that
     // only some records reach would.
-    let src = tmp.path().join("site-src");
-    copy_tree(&site_src().join("templates"), &src.join("templates"));
-    copy_tree(&site_src().join("static"), &src.join("static"));
-    let page = src.join("templates/model.html");
-    let template = fs::read_to_string(&page).unwrap();
-    fs::write(&page, template.replacen("{% block meta %}", "{% block meta %}{% if model.id == \"org/broken\" %}{{ model.no_such_field }}{% endif %}", 1)).unwrap();
+    let (src, page, template) =
+        site_src_with_broken_template(tmp.path(), "model.html", "{% block meta %}", "{% if model.id == \"org/broken\" %}{{ model.no_such_field }}{% endif %}");
 
-    let built = build(&models, &tmp.path().join("dist"), &src);
-    assert_eq!(built.code, 1, "{}", built.stderr);
-    let checked: Run = modelpages().arg("check").arg("--models").arg(&models).arg("--site-src").arg(&src).output().unwrap().into();
+    let checked = build_and_check(&models, tmp.path(), &src);
     assert_eq!(checked.code, 1, "a clean check promises a clean build:\n{}", checked.stderr);
     assert!(checked.stderr.contains("model.html") && checked.stderr.contains("no_such_field"), "{}", checked.stderr);
     // With the page template whole, both pass.
@@ -185,16 +201,14 @@ fn check_renders_the_model_tree_a_build_renders() {
     write(&models, "org/tuned/model.json", r#"{"id": "org/tuned", "library_name": "transformers", "pipeline_tag": "text-generation", "tags": ["base_model:org/base"]}"#);
     // A tree template that fails only on a page listing derivatives: only
     // the pass that renders pages with the whole corpus's tree reaches it.
-    let src = tmp.path().join("site-src");
-    copy_tree(&site_src().join("templates"), &src.join("templates"));
-    copy_tree(&site_src().join("static"), &src.join("static"));
-    let tree = src.join("templates/model/tree.html");
-    let template = fs::read_to_string(&tree).unwrap();
-    fs::write(&tree, template.replacen("{%- set tree = model.facts.tree %}", "{%- set tree = model.facts.tree %}{% if tree.derivatives %}{{ model.no_such_field }}{% endif %}", 1)).unwrap();
+    let (src, ..) = site_src_with_broken_template(
+        tmp.path(),
+        "model/tree.html",
+        "{%- set tree = model.facts.tree %}",
+        "{% if tree.derivatives %}{{ model.no_such_field }}{% endif %}",
+    );
 
-    let built = build(&models, &tmp.path().join("dist"), &src);
-    assert_eq!(built.code, 1, "{}", built.stderr);
-    let checked: Run = modelpages().arg("check").arg("--models").arg(&models).arg("--site-src").arg(&src).output().unwrap().into();
+    let checked = build_and_check(&models, tmp.path(), &src);
     assert_eq!(checked.code, 1, "check renders pages with the model tree, as the build does:\n{}", checked.stderr);
     assert!(checked.stderr.contains("model/tree.html"), "{}", checked.stderr);
 }

@@ -47,9 +47,10 @@ const SUMMARY_TAGS: usize = 12;
 /// estimate `memory`.
 pub fn model_summary(model: &LoadedModel, site: &SiteInfo, gguf: &GgufFiles, memory: Option<&MemoryEstimate>) -> ModelSummary {
     let record = &model.record;
-    let filters: TagList = crate::filter_tags(&record.tags, &record.card_meta()).into_iter().collect();
+    let meta = record.card_meta();
+    let filters: TagList = crate::filter_tags(&record.tags, &meta).into_iter().collect();
     ModelSummary {
-        facets: search_facets(record, gguf, memory, &filters.iter().collect::<Vec<_>>()),
+        facets: search_facets(record, &meta, gguf, memory, &filters.iter().collect::<Vec<_>>()),
         id: model.id.to_string(),
         url: model_url(site, model),
         task: record.task().map(str::to_owned),

@@ -7,12 +7,11 @@
 //! downloads or likes, so a model's facets change only when it does.
 
 use modelpages_gguf::GgufFiles;
-use modelpages_record::ModelRecord;
+use modelpages_record::{CardMeta, ModelRecord, SearchFacets};
 use modelpages_snippets::inference::provider_mappings;
 
 use crate::facts::{language_tags, parameter_count, tag_file_name};
 use crate::memory::{MemoryEstimate, MEMORY_SIZES_GB};
-use modelpages_record::SearchFacets;
 
 /// The upper bounds of the parameter classes, in parameters: class `i`
 /// holds counts below `PARAM_BOUNDS[i]` and at least the bound before it;
@@ -46,10 +45,10 @@ fn listable(value: &str) -> bool {
     !value.contains('\n') && tag_file_name(value).is_some()
 }
 
-/// The facets of the model `record` describes; `filters` are its filter
-/// tags (`filter_tags`), `memory` its estimate.
-pub fn search_facets(record: &ModelRecord, gguf: &GgufFiles, memory: Option<&MemoryEstimate>, filters: &[&str]) -> SearchFacets {
-    let meta = record.card_meta();
+/// The facets of the model `record` describes; `meta` is its card metadata
+/// (`record.card_meta()`, which the caller has already made), `filters` its
+/// filter tags (`filter_tags`), `memory` its estimate.
+pub fn search_facets(record: &ModelRecord, meta: &CardMeta, gguf: &GgufFiles, memory: Option<&MemoryEstimate>, filters: &[&str]) -> SearchFacets {
     let languages = language_tags(filters.iter().copied(), &meta.language);
     let licenses = filters.iter().filter_map(|t| t.strip_prefix("license:")).filter(|l| listable(l));
     let mut providers: Vec<String> =
@@ -91,14 +90,15 @@ mod tests {
             "inferenceProviderMapping": {"together": {"status": "live", "providerId": "x"}, "groq": {"status": "staging", "providerId": "y"}}}));
         let filters = ["license:apache-2.0", "en", "tf", "de", "dataset:x"];
         let memory = crate::memory::estimate(&r, &GgufFiles::default());
-        let f = search_facets(&r, &GgufFiles::default(), memory.as_ref(), &filters);
+        let f = search_facets(&r, &r.card_meta(), &GgufFiles::default(), memory.as_ref(), &filters);
         assert_eq!(f.languages.iter().collect::<Vec<_>>(), ["en", "de"], "tf is TensorFlow, no language");
         assert_eq!(f.licenses.iter().collect::<Vec<_>>(), ["apache-2.0"]);
         assert_eq!(f.providers.iter().collect::<Vec<_>>(), ["together"], "a staging provider serves nobody yet");
         assert_eq!(f.params, Some(3));
         // 4-bit weights (4,015,130,624 bytes) and a 4K cache fit in 8 GB.
         assert_eq!(f.fits, Some(0));
-        let bare = search_facets(&record(json!({"id": "a/c"})), &GgufFiles::default(), None, &[]);
+        let bare_record = record(json!({"id": "a/c"}));
+        let bare = search_facets(&bare_record, &bare_record.card_meta(), &GgufFiles::default(), None, &[]);
         assert_eq!(bare, SearchFacets::default());
     }
 }

@@ -423,8 +423,7 @@ pub(crate) fn write_listings(
     // any listing.
     let mut with_pages: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
     with_pages.par_sort_unstable_by(|a, b| by_name(a, b));
-    let listed: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
-    let mut listed = listed;
+    let mut listed: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
     listed.par_sort_unstable_by(|a, b| by_name(a, b));
     timer.lap("summaries");
     let input = site.listing_input(&listed);
