@@ -21,7 +21,8 @@
 # manifest, and checks only that a sample of the files exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=target/release/modelpages
+# BENCH_BIN: another binary (a copy kept while the tree is rebuilt).
+BIN=${BENCH_BIN:-target/release/modelpages}
 WORK=${BENCH_DIR:-target/bench}
 # The site (and what a build keeps beside it) may live elsewhere, in memory
 # for instance: BENCH_SITE_DIR=/dev/shm/bench.

@@ -200,7 +200,7 @@ fn sitemaps_follow_the_protocol_and_list_every_page_once() {
         assert!(if n == 0 { name == "first" } else { name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit()) }, "{file}");
         let path = dist.join(file.strip_prefix(BASE_URL).unwrap());
         let xml = fs::read_to_string(&path).unwrap();
-        assert!(xml.len() < 50 << 20 && xml.len() <= 2 << 20);
+        assert!(xml.len() < 50 << 20 && xml.len() <= modelpages_site::MAX_LISTING_FILE_BYTES);
         assert!(xml.contains("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") && xml.ends_with("</urlset>\n"));
         let here = locs(&xml);
         assert!(!here.is_empty() && here.len() <= SITEMAP_URLS, "{file}: {} URLs", here.len());
@@ -243,7 +243,7 @@ fn no_file_passes_two_megabytes() {
         if entry.file_type().is_file() {
             files += 1;
             let len = entry.metadata().unwrap().len();
-            assert!(len <= 2 << 20, "{}: {len} bytes", entry.path().display());
+            assert!(len <= modelpages_site::MAX_LISTING_FILE_BYTES as u64, "{}: {len} bytes", entry.path().display());
         }
     }
     assert!(files > MODELS * 2);

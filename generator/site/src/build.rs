@@ -30,8 +30,8 @@ use crate::assets::AssetError;
 use crate::error::BuildError;
 use crate::model_renderer::{process_model, triage, ModelOutcome};
 use crate::pages::listings::search::SearchFiles;
-use crate::pages::listings::write::{keep_listing_files, write_listing_files, ListingCounts};
-use crate::pages::listings::{by_name, listing_files, Groups};
+use crate::pages::listings::write::{keep_listing_files, ListingCounts, ListingWrites};
+use crate::pages::listings::{by_name, listing_groups, sitemap_group, Groups};
 use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
 use crate::pages::model_tree::TreeScope;
 use crate::progress::Progress;
@@ -42,7 +42,7 @@ use crate::stage_timer::StageTimer;
 use crate::store::changes::{ChangeLog, PendingChanges};
 use crate::store::io_pool::with_io_threads;
 use crate::store::journal::{recover, Transaction};
-use crate::store::manifest::{global_hash, ListingKeys, Manifest, ModelEntry};
+use crate::store::manifest::{global_hash, listing_paths, ListingMemo, Manifest, ModelEntry};
 use crate::store::output::{lock_output, OutputFolder, OutputLock, Staging};
 use crate::store::plan::{plan_build, survey_listed, survey_models, BuildPlan, ReadJob};
 use crate::store::read_ahead::render_with_read_ahead;
@@ -192,7 +192,7 @@ fn open_output(options: &BuildOptions) -> Result<Output, BuildError> {
 struct Planned {
     plan: BuildPlan,
     /// The keys of the previous site's listing files, when it is reused.
-    previous_listings: Option<ListingKeys>,
+    previous_listings: Option<ListingMemo>,
     /// How much of the model tree the build works with.
     tree_scope: TreeScope,
     /// Whether some kept model's downloads or likes moved.
@@ -243,7 +243,8 @@ fn open_writer(options: &BuildOptions, output: &Output, planned: &mut Planned, t
     let log = ChangeLog::new(out, output.pending.wants_paths());
     let in_place = match &planned.previous_listings {
         Some(listings) if planned.plan.is_small_change() => {
-            let missing = missing_from_site(out, &planned.plan, ExactLen(listings.keys().map(String::as_str), listings.len()));
+            let (paths, count) = listing_paths(listings);
+            let missing = missing_from_site(out, &planned.plan, ExactLen(paths, count));
             if let Some(missing) = &missing {
                 timer.note(&format!("{missing:?} is missing from the site: a fresh tree is built"));
             }
@@ -401,7 +402,7 @@ pub(crate) fn write_listings(
     site: &Site,
     writer: &SiteWriter,
     models: &mut Models,
-    previous: Option<ListingKeys>,
+    previous: Option<ListingMemo>,
     timer: &StageTimer,
 ) -> Result<ListingCounts, BuildError> {
     // No model's listing row changed: every listing file stays (and the
@@ -409,7 +410,7 @@ pub(crate) fn write_listings(
     let previous = match previous {
         Some(previous) if !models.rows_changed => {
             if keep_listing_files(writer, &previous) {
-                let counts = ListingCounts { kept: previous.len(), ..ListingCounts::default() };
+                let counts = ListingCounts { kept: listing_paths(&previous).1, ..ListingCounts::default() };
                 models.manifest.listings = previous;
                 return Ok(counts);
             }
@@ -417,24 +418,27 @@ pub(crate) fn write_listings(
         }
         previous => previous,
     };
-    let manifest = &mut models.manifest;
-    manifest.decode_all().map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
+    let manifest = &models.manifest;
+    // The stored models' rows are decoded beside their chunks, which the
+    // next manifest copies as they are.
+    let stored = manifest.stored.summaries().map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
+    let mut with_pages: Vec<(&ModelSummary, bool)> =
+        manifest.models.values().map(|e| (&e.summary, e.row.hidden)).chain(stored.iter().map(|(s, hidden)| (s, *hidden))).collect();
+    with_pages.par_sort_unstable_by(|a, b| by_name(a.0, b.0));
     // Hidden models (test fixtures) have pages, and stats, but no place in
     // any listing.
-    let mut with_pages: Vec<&ModelSummary> = manifest.models.values().map(|e| &e.summary).collect();
-    with_pages.par_sort_unstable_by(|a, b| by_name(a, b));
-    let mut listed: Vec<&ModelSummary> = manifest.models.values().filter(|e| !e.row.hidden).map(|e| &e.summary).collect();
-    listed.par_sort_unstable_by(|a, b| by_name(a, b));
+    let listed: Vec<&ModelSummary> = with_pages.iter().filter(|(_, hidden)| !hidden).map(|(s, _)| *s).collect();
+    let with_pages: Vec<&ModelSummary> = with_pages.into_iter().map(|(s, _)| s).collect();
     timer.lap("summaries");
     let input = site.listing_input(&listed);
     let (groups, search) = rayon::join(|| Groups::of(&input), || SearchFiles::build(&listed, &site.listings));
     timer.lap("listing groups, search index");
-    let files = listing_files(&input, &groups, &search, std::sync::Arc::new(with_pages));
-    let count = files.len();
-    timer.lap_detail("listing keys", &format!(" ({count} files)"));
-    let (keys, counts) = write_listing_files(writer, files, previous.as_ref())?;
-    timer.lap_detail("listing writes", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
-    models.manifest.listings = keys;
+    let mut writes = ListingWrites::new(writer, previous);
+    writes.write(listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages)))?;
+    writes.write(vec![sitemap_group(&input, writes.paths())])?;
+    let (memo, counts) = writes.finish();
+    timer.lap_detail("listing files", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
+    models.manifest.listings = memo;
     Ok(counts)
 }
 

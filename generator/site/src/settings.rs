@@ -93,8 +93,9 @@ pub struct ListingSettings {
 }
 
 /// The largest file any listing may write: static hosts cap single files,
-/// and a visitor's browser fetches some of them whole.
-pub const MAX_LISTING_FILE_BYTES: usize = 2 << 20;
+/// and a visitor's browser fetches some of them whole. 2 MB as hosts count
+/// it (10^6 bytes to the MB), which is also under 2 MiB.
+pub const MAX_LISTING_FILE_BYTES: usize = 2_000_000;
 
 impl Default for ListingSettings {
     fn default() -> Self {

@@ -31,10 +31,9 @@ use crate::site_sources::SiteSources;
 use crate::store::output::OutputFolder;
 use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
-/// Version 12: listing rows keep the record's `createdAt` and
-/// `lastModified`, which the change feeds show, and the model's filter
-/// tags, which the search's tag listings list it under.
-const VERSION: u32 = 13;
+/// Version 14: listing files are kept by the group that made them, with
+/// its print.
+const VERSION: u32 = 14;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
 const CHUNKS_AT_ONCE: usize = 16;
@@ -43,8 +42,23 @@ const CHUNKS_AT_ONCE: usize = 16;
 /// `pages::listings`). Kept here, where the keys are stored between builds.
 pub type ListingKey = [u8; 16];
 
-/// Every listing file of a site with its key, by path: what the manifest keeps.
-pub type ListingKeys = HashMap<String, ListingKey, foldhash::fast::RandomState>;
+/// Every listing file of a site with its key, by the group that made it
+/// (see `pages::listings::file::ListingGroup`): what the manifest keeps.
+pub type ListingMemo = HashMap<String, GroupFiles, foldhash::fast::RandomState>;
+
+/// One group's files as a build left them: the group's print (`None` for
+/// a group made every build) and each file's path and key.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupFiles {
+    pub print: Option<ListingKey>,
+    pub files: Vec<(String, ListingKey)>,
+}
+
+/// The paths of every listing file `memo` records, with their number.
+pub fn listing_paths(memo: &ListingMemo) -> (impl Iterator<Item = &str>, usize) {
+    let count = memo.values().map(|g| g.files.len()).sum();
+    (memo.values().flat_map(|g| g.files.iter().map(|(path, _)| path.as_str())), count)
+}
 
 #[derive(Debug, Default)]
 pub struct Manifest {
@@ -67,8 +81,8 @@ pub struct Manifest {
     /// Models still as the previous manifest stored them, rows decoded
     /// and the rest not (see `stored_models`). No id is in both.
     pub stored: StoredModels,
-    /// Every listing file, with its key.
-    pub listings: ListingKeys,
+    /// Every listing file, with its key, by group.
+    pub listings: ListingMemo,
 }
 
 impl Manifest {
@@ -153,13 +167,13 @@ impl Manifest {
                     .map(|&(start, size)| {
                         let mut bytes = vec![0; size];
                         read_at(&file, &mut bytes, start).ok()?;
-                        options().deserialize::<Vec<(String, ListingKey)>>(&bytes).ok()
+                        options().deserialize::<Vec<(String, GroupFiles)>>(&bytes).ok()
                     })
                     .collect::<Option<Vec<_>>>()
             },
         );
         let stored = stored?;
-        let listings: ListingKeys = listings?.into_iter().flatten().collect();
+        let listings: ListingMemo = listings?.into_iter().flatten().collect();
         if stored.len() != header.models || listings.len() != header.listings {
             return None;
         }
@@ -189,7 +203,7 @@ impl Manifest {
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let mut models: Vec<(&String, &Box<ModelEntry>)> = self.models.iter().collect();
         models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut listings: Vec<(&String, &ListingKey)> = self.listings.iter().collect();
+        let mut listings: Vec<(&String, &GroupFiles)> = self.listings.iter().collect();
         listings.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let header = Header {
             version: self.version,
@@ -262,7 +276,7 @@ struct Header {
     models: usize,
     /// How many of the chunks hold models; the rest hold listing files.
     model_chunks: usize,
-    /// How many listing files follow.
+    /// How many groups of listing files follow.
     listings: usize,
 }
 
@@ -434,7 +448,12 @@ mod tests {
         manifest.site = folder_identity(&out).unwrap();
         // More than one chunk, so chunk boundaries are crossed.
         manifest.models = (0..CHUNK * 2 + 5).map(|i| (format!("ns/m{i}"), Box::new(entry(i)))).collect();
-        manifest.listings = (0..CHUNK + 3).map(|i| (format!("search/words/a/a{i}.json"), [i as u8; 16])).collect();
+        manifest.listings = (0..CHUNK + 3)
+            .map(|i| {
+                let files = (0..i % 3).map(|f| (format!("search/words/a/a{i}-{f}.json"), [i as u8; 16])).collect();
+                (format!("group {i}"), GroupFiles { print: (i % 2 == 0).then_some([i as u8; 16]), files })
+            })
+            .collect();
         let bytes = manifest.to_bytes();
         assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");
         fs::write(OutputFolder::new(&out).manifest(), &bytes).unwrap();

@@ -28,7 +28,9 @@ use bincode::Options as _;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::store::model_entry::{EntryRest, ModelEntry, ModelRow};
+use modelpages_record::ModelSummary;
+
+use crate::store::model_entry::{EntryRest, InputHash, ModelEntry, ModelRow};
 
 /// Models per chunk, as a build writes them.
 pub const CHUNK: usize = 64;
@@ -158,6 +160,28 @@ impl StoredModels {
         self.take(&all)
     }
 
+    /// Every stored model's listing row, with whether it is hidden, decoded
+    /// (in parallel) from the rest of each chunk while the chunk stays
+    /// stored: the next manifest copies it byte for byte instead of
+    /// encoding its entries again.
+    pub fn summaries(&self) -> io::Result<Vec<(ModelSummary, bool)>> {
+        let Some(file) = &self.file else { return Ok(Vec::new()) };
+        let decoded: Vec<Vec<(ModelSummary, bool)>> = self
+            .chunks
+            .par_iter()
+            .map(|chunk| {
+                let bytes = decompress(&read_rest(file, chunk)?)?;
+                // The files borrowed, not copied: only the summaries stay.
+                let rest: Vec<(InputHash, ModelSummary, Vec<&str>)> = options().deserialize(&bytes).map_err(invalid_entries)?;
+                if rest.len() != chunk.index.rows.len() {
+                    return Err(mismatched());
+                }
+                Ok(rest.into_iter().zip(&chunk.index.rows).map(|((_, summary, _), (_, row))| (summary, row.hidden)).collect())
+            })
+            .collect::<io::Result<_>>()?;
+        Ok(decoded.into_iter().flatten().collect())
+    }
+
     /// Writes every chunk as it is stored, length prefix included.
     pub(crate) fn copy_to(&self, out: &mut dyn io::Write) -> io::Result<()> {
         let Some(file) = &self.file else { return Ok(()) };
@@ -174,13 +198,26 @@ impl StoredModels {
 /// The entries of `chunk`: its rows with the rest of each entry, read and
 /// decoded from `file`.
 fn decode_rest(file: &fs::File, chunk: StoredChunk) -> io::Result<Vec<(String, Box<ModelEntry>)>> {
-    let mut bytes = vec![0; chunk.rest_len];
-    read_at(file, &mut bytes, chunk.rest_at)?;
-    let rest: Vec<EntryRest> = options().deserialize(&decompress(&bytes)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    let rest: Vec<EntryRest> = options().deserialize(&decompress(&read_rest(file, &chunk)?)?).map_err(invalid_entries)?;
     if rest.len() != chunk.index.rows.len() {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "a manifest chunk's entries do not match its index"));
+        return Err(mismatched());
     }
     Ok(chunk.index.rows.into_iter().zip(rest).map(|((id, row), rest)| (id, Box::new(ModelEntry::from_parts(row, rest)))).collect())
+}
+
+/// The rest of `chunk`'s entries as stored (compressed).
+fn read_rest(file: &fs::File, chunk: &StoredChunk) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0; chunk.rest_len];
+    read_at(file, &mut bytes, chunk.rest_at)?;
+    Ok(bytes)
+}
+
+fn invalid_entries(e: bincode::Error) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, e)
+}
+
+fn mismatched() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "a manifest chunk's entries do not match its index")
 }
 
 /// A chunk's body (what follows its length prefix) for `models`, sorted by id.

@@ -30,7 +30,7 @@ use modelpages_record::reorders_text;
 use modelpages_render::{rfc3339_utc, utc_day};
 use modelpages_record::ModelSummary;
 
-use super::file::{KeyHasher, ListingFile};
+use super::file::{KeyHasher, ListingFile, ListingGroup};
 use super::folders::FeedScope;
 use super::groups::{first_by, Groups, ListingInput};
 
@@ -42,16 +42,22 @@ pub const FEED_ENTRIES: usize = 50;
 const NO_CHANGE: i64 = 0;
 
 /// Every change feed: the site's, each task's and each namespace's.
-pub fn feed_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
+pub fn feed_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
     let all: Vec<u32> = (0..input.models.len() as u32).collect();
-    let mut files = vec![feed_file(input, FeedScope::Site, &all)];
+    let mut feeds = vec![ListingGroup::always("site feed", vec![feed_file(input, FeedScope::Site, &all)])];
     for (task, ranks) in &groups.tasks {
-        files.push(feed_file(input, FeedScope::Task(&task.key, &task.name), ranks));
+        let print = groups.print("task feed", ranks);
+        feeds.push(ListingGroup::printed(format!("task feed {}", task.key), print, move || {
+            vec![feed_file(input, FeedScope::Task(&task.key, &task.name), ranks)]
+        }));
     }
     for (namespace, ranks) in &groups.namespaces {
-        files.push(feed_file(input, FeedScope::Namespace(namespace), ranks));
+        let print = groups.print("namespace feed", ranks);
+        feeds.push(ListingGroup::printed(format!("namespace feed {namespace}"), print, move || {
+            vec![feed_file(input, FeedScope::Namespace(namespace), ranks)]
+        }));
     }
-    files
+    feeds
 }
 
 /// The latest `most` changes among `ranks`: models with a `lastModified`,

@@ -1,7 +1,7 @@
 //! A listing file as plain data: its path, its key (a hash of everything
 //! it is made from) and how to make its bytes, called only when the key
 //! changed. [`KeyHasher`] builds keys; [`row_key`] is a model's listing row
-//! without its figures, [`counts_key`] its figures.
+//! without its figures, [`hash_counts`] its figures.
 //! The keys themselves are kept between builds by the manifest
 //! (`store::manifest`), which is where their type is defined.
 
@@ -33,6 +33,34 @@ impl<'a> ListingFile<'a> {
     /// A file made only when `key` changed.
     pub fn lazy(path: String, key: ListingKey, render: impl Fn() -> Result<Vec<u8>, TemplateError> + Send + Sync + 'a) -> ListingFile<'a> {
         ListingFile { path, key, render: Box::new(render) }
+    }
+}
+
+/// The files made from one part of the site's models alone: a task's, a
+/// library's, a namespace's, a facet value's or a tag's listing, or a
+/// feed. Its print is a hash of everything those files are made from (the
+/// group's models, whole, in order: [`Groups::print`](super::groups::Groups::print)),
+/// so a build whose previous one recorded the same print keeps the group's
+/// files, keys and all, without making them: an added model costs the
+/// groups it joins, not the hundred thousand it does not.
+pub struct ListingGroup<'a> {
+    /// Unique in the site: what the manifest records its files under.
+    pub name: String,
+    /// `None`: made every build (files that draw on every model, such as
+    /// the home page, whose keys are cheap to make again).
+    pub print: Option<ListingKey>,
+    pub make: Box<dyn FnOnce() -> Vec<ListingFile<'a>> + Send + 'a>,
+}
+
+impl<'a> ListingGroup<'a> {
+    /// A group kept while `print` is the one recorded for `name`.
+    pub fn printed(name: String, print: ListingKey, make: impl FnOnce() -> Vec<ListingFile<'a>> + Send + 'a) -> ListingGroup<'a> {
+        ListingGroup { name, print: Some(print), make: Box::new(make) }
+    }
+
+    /// Files made every build.
+    pub fn always(name: &str, files: Vec<ListingFile<'a>>) -> ListingGroup<'a> {
+        ListingGroup { name: name.to_owned(), print: None, make: Box::new(move || files) }
     }
 }
 
@@ -118,9 +146,25 @@ pub fn row_key(summary: &ModelSummary) -> ListingKey {
     hasher.finish()
 }
 
-/// The key of a model's downloads and likes, for files that show them.
-pub fn counts_key(summary: &ModelSummary) -> ListingKey {
-    KeyHasher::new("counts").str(&summary.id).opt_num(summary.downloads).opt_num(summary.likes).finish()
+/// Everything a listing file can show of a model, hashed: its row (`row`,
+/// its [`row_key`]), its figures, its exact dates (the feeds show them)
+/// and its filter tags. [`Groups::print`](super::groups::Groups::print)
+/// is made of these.
+pub fn member_key(summary: &ModelSummary, row: &ListingKey) -> ListingKey {
+    let mut hasher = KeyHasher::new("member");
+    hasher.key(row).opt_num(summary.downloads).opt_num(summary.likes);
+    hasher.opt_num(summary.created.map(|t| t as u64)).opt_num(summary.updated.map(|t| t as u64));
+    for tag in summary.filters.iter() {
+        hasher.str(tag);
+    }
+    hasher.finish()
+}
+
+/// Adds a model's downloads and likes to the key of a file that shows
+/// them (streamed into its hasher: a key of its own per model was a fair
+/// part of the keys of a million models' stats files).
+pub fn hash_counts(hasher: &mut KeyHasher, summary: &ModelSummary) {
+    hasher.str(&summary.id).opt_num(summary.downloads).opt_num(summary.likes);
 }
 
 /// The day (since the epoch) of a model's `lastModified`, the figure the

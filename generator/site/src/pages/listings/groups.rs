@@ -5,7 +5,9 @@
 //! most downloaded or most liked of a group ([`top_by`]).
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+// Seeded per process, as std's maps are, and several times quicker
+// than SipHash on the million words and tags a hub's listings sort.
+use foldhash::{HashMap, HashMapExt};
 
 use modelpages_render::{RowLabels, SiteInfo, Templates};
 
@@ -13,7 +15,7 @@ use modelpages_record::ModelSummary;
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
-use super::file::{counts_key, row_key, updated_day, KeyHasher};
+use super::file::{hash_counts, member_key, row_key, updated_day, KeyHasher};
 use crate::pages::tasks::{Task, TaskCatalogue};
 use crate::settings::ListingSettings;
 use crate::store::manifest::ListingKey;
@@ -56,8 +58,12 @@ impl ListingInput<'_> {
 /// (ids that differ only in case are refused, so this is a total order).
 /// A namespace's models are together in it: they share the prefix `ns/`.
 pub fn by_name(a: &ModelSummary, b: &ModelSummary) -> Ordering {
-    let folded = |s: &str| s.bytes().map(|c| c.to_ascii_lowercase()).collect::<Vec<u8>>();
-    folded(&a.id).cmp(&folded(&b.id)).then_with(|| a.id.cmp(&b.id))
+    // Folded byte by byte as they are compared: a million ids are sorted
+    // on every build that lists them anew.
+    fn fold(s: &str) -> impl Iterator<Item = u8> + '_ {
+        s.bytes().map(|c| c.to_ascii_lowercase())
+    }
+    fold(&a.id).cmp(fold(&b.id)).then_with(|| a.id.cmp(&b.id))
 }
 
 /// The models of one group, as ranks (positions in name order), ascending.
@@ -67,6 +73,8 @@ pub type Ranks = Vec<u32>;
 pub struct Groups<'a> {
     /// [`row_key`] of each model, by rank: what a page by name shows of it.
     pub rows: Vec<ListingKey>,
+    /// [`member_key`] of each model, by rank: all any listing shows of it.
+    members: Vec<ListingKey>,
     /// Known tasks that have models, in catalogue order.
     pub tasks: Vec<(&'a Task, Ranks)>,
     /// Every catalogue library, with or without models, in catalogue order.
@@ -141,7 +149,13 @@ impl FacetGroup<'_> {
 impl<'a> Groups<'a> {
     pub fn of(input: &ListingInput<'a>) -> Groups<'a> {
         let models = input.models;
-        let rows: Vec<ListingKey> = models.par_iter().map(|s| row_key(s)).collect();
+        let (rows, members): (Vec<ListingKey>, Vec<ListingKey>) = models
+            .par_iter()
+            .map(|s| {
+                let row = row_key(s);
+                (row, member_key(s, &row))
+            })
+            .unzip();
         let task_index: HashMap<&str, usize> = input.tasks.tasks().iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
         let libraries = input.snippets.catalogue().libraries();
         let library_index: HashMap<&str, usize> = libraries.iter().enumerate().map(|(i, l)| (l.key.as_str(), i)).collect();
@@ -207,7 +221,18 @@ impl<'a> Groups<'a> {
             .chain(by_class.into_iter().map(|((kind, class), ranks)| FacetGroup { kind, value: class.to_string().into(), ranks }))
             .collect();
         facets.sort_unstable_by(|a, b| (a.kind, a.value.len(), &a.value).cmp(&(b.kind, b.value.len(), &b.value)));
-        Groups { rows, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags, facets }
+        Groups { rows, members, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags, facets }
+    }
+
+    /// The print of a [`ListingGroup`](super::file::ListingGroup) of
+    /// `kind` made from the models `ranks` alone: their [`member_key`]s
+    /// in order, hashed in one pass.
+    pub fn print(&self, kind: &str, ranks: &[u32]) -> ListingKey {
+        let mut members = Vec::with_capacity(ranks.len() * 16);
+        for &rank in ranks {
+            members.extend_from_slice(&self.members[rank as usize]);
+        }
+        KeyHasher::new("group").str(kind).bytes(&members).finish()
     }
 
     /// The key of a run of models as a page by name shows them.
@@ -222,7 +247,7 @@ impl<'a> Groups<'a> {
     pub fn ranked_key(&self, hasher: &mut KeyHasher, models: &[&ModelSummary], ranks: &[u32]) {
         self.rows_key(hasher, ranks);
         for &rank in ranks {
-            hasher.key(&counts_key(models[rank as usize]));
+            hash_counts(hasher, models[rank as usize]);
         }
     }
 }

@@ -21,7 +21,7 @@ use modelpages_render::{render_facet_page, render_facets_page, search_url, Facet
 
 use modelpages_record::ModelSummary;
 
-use super::file::{KeyHasher, ListingFile};
+use super::file::{KeyHasher, ListingFile, ListingGroup};
 use super::folders::{hash_links, paged_files, pages_from_front, stats_path, FeedScope, KeyedFolder, PageFile};
 use super::groups::{top_by, FacetGroup, FacetKind, Groups, ListingInput, Ranking};
 use crate::pages::libraries::library_link;
@@ -66,10 +66,12 @@ impl Subject {
     }
 }
 
-/// The pages of every listing, and the site's other small pages.
-pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
+/// The pages of every listing, a group each, and the site's other small
+/// pages, one group made every build.
+pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
     let ListingInput { templates, site, models, .. } = *input;
     let mut files = Vec::new();
+    let mut listings = Vec::new();
     // The 404 page depends on nothing but the templates and settings (a
     // change to those renders everything anyway).
     files.push(ListingFile::lazy("404.html".into(), KeyHasher::new("404").finish(), move || {
@@ -124,19 +126,25 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     for (task, ranks) in &groups.tasks {
         let link = input.tasks.link(&task.key, site).expect("a catalogue task");
         let front = format!("tasks/{}/", task.key);
-        ranked_listing(input, groups, Subject::Task(link), ranks, KeyedFolder::task(&task.key), front, &mut files);
+        listings.push(ListingGroup::printed(front.clone(), groups.print("task listing", ranks), move || {
+            ranked_listing(input, groups, Subject::Task(link), ranks, KeyedFolder::task(&task.key), front)
+        }));
     }
     for (library, ranks) in &groups.libraries {
         let front = format!("libraries/{}/", library.key);
         let subject = Subject::Library(library_link(library, site));
-        ranked_listing(input, groups, subject, ranks, KeyedFolder::library(&library.key), front, &mut files);
+        listings.push(ListingGroup::printed(front.clone(), groups.print("library listing", ranks), move || {
+            ranked_listing(input, groups, subject, ranks, KeyedFolder::library(&library.key), front)
+        }));
     }
     for (namespace, ranks) in &groups.namespaces {
-        namespace_listing(input, groups, namespace, ranks, &mut files);
+        let name = format!("namespace listing {namespace}");
+        listings.push(ListingGroup::printed(name, groups.print("namespace listing", ranks), move || namespace_listing(input, groups, namespace, ranks)));
     }
-    facet_listings(input, groups, &mut files);
+    facet_listings(input, groups, &mut files, &mut listings);
     namespace_index(input, groups, &mut files);
-    files
+    listings.push(ListingGroup::always("site pages", files));
+    listings
 }
 
 /// Parameters as a size is written: 500M, 1B, 12B.
@@ -184,7 +192,7 @@ fn facet_link(site: &modelpages_render::SiteInfo, group: &FacetGroup<'_>) -> Fac
 
 /// Every facet value's pages (as a library's: its most downloaded, then
 /// its pages by name) and `facets/`, which links them all.
-fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files: &mut Vec<ListingFile<'a>>) {
+fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files: &mut Vec<ListingFile<'a>>, listings: &mut Vec<ListingGroup<'a>>) {
     let site = input.site;
     let mut index: Vec<FacetIndexGroup> = Vec::new();
     let mut key = KeyHasher::new("facets");
@@ -197,7 +205,9 @@ fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files
         }
         let front = format!("facets/{}/{}/", group.kind.name(), group.file_name());
         let folder = KeyedFolder::facet(group.kind.name(), &group.file_name());
-        ranked_listing(input, groups, Subject::Facet(link), &group.ranks, folder, front, files);
+        listings.push(ListingGroup::printed(front.clone(), groups.print("facet listing", &group.ranks), move || {
+            ranked_listing(input, groups, Subject::Facet(link), &group.ranks, folder, front)
+        }));
     }
     // Most common first within each facet but the classes, which go by size.
     for group in &mut index {
@@ -219,8 +229,8 @@ fn ranked_listing<'a>(
     ranks: &'a [u32],
     folder: KeyedFolder,
     front: String,
-    files: &mut Vec<ListingFile<'a>>,
-) {
+) -> Vec<ListingFile<'a>> {
+    let mut files = Vec::new();
     let models = input.models;
     let page_size = input.settings.page_size;
     let top = top_by(models, ranks, Ranking::Downloads, page_size);
@@ -257,6 +267,7 @@ fn ranked_listing<'a>(
     for page in pages {
         files.push(model_page(input, groups, &subject, ranks, page, None, None));
     }
+    files
 }
 
 /// A namespace's pages: the first by name is its front page, with its
@@ -266,16 +277,16 @@ fn namespace_listing<'a>(
     groups: &'a Groups<'a>,
     namespace: &'a str,
     ranks: &'a [u32],
-    files: &mut Vec<ListingFile<'a>>,
-) {
+) -> Vec<ListingFile<'a>> {
     let models = input.models;
     let id = |i: usize| models[ranks[i] as usize].id.as_str();
     let folder = KeyedFolder::namespace(namespace);
     let subject = Subject::Namespace(namespace.to_owned());
     let stats = format!("{}{}", input.site.base_path, stats_path(namespace, input.settings.stats_files));
-    for (page, is_front) in pages_from_front(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path) {
-        files.push(model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len()), Some(stats.clone())));
-    }
+    pages_from_front(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path)
+        .into_iter()
+        .map(|(page, is_front)| model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len()), Some(stats.clone())))
+        .collect()
 }
 
 /// One page by name of a model listing (or one of its index pages).

@@ -24,11 +24,21 @@
 
 use std::ops::Range;
 
-/// The hash deciding whether a key starts a page: the first eight bytes of
-/// its BLAKE3 hash, the same on every machine.
+/// The hash deciding whether a key starts a page, the same on every
+/// machine: FNV-1a over its bytes, then SplitMix64's finaliser, so that its
+/// low digits (a page ends where the hash is divisible by its target size)
+/// are as well mixed as its high ones. Every model's id is hashed for every
+/// list it is in, about a dozen times a build: a cryptographic hash here
+/// was a fair part of a one-model rebuild at hub scale, and nothing needs
+/// one (ids chosen so that none starts a page only meet the forced cuts).
 pub fn boundary_hash(key: &str) -> u64 {
-    let hash = blake3::hash(key.as_bytes());
-    u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 of 32 bytes"))
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash = (hash ^ (hash >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    hash = (hash ^ (hash >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    hash ^ (hash >> 31)
 }
 
 /// How a list is cut: the average page size (`target`), the most entries a

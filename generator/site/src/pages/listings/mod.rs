@@ -52,24 +52,30 @@ use std::sync::Arc;
 
 use modelpages_record::ModelSummary;
 
-pub use file::{KeyHasher, ListingError, ListingFile};
+pub use file::{KeyHasher, ListingError, ListingFile, ListingGroup};
 pub use groups::{by_name, Groups, ListingInput};
 
-/// Every listing file of the site, from its models. `with_pages` are every
-/// model with a page, hidden ones too (the stats files hold them), by name.
-pub fn listing_files<'a>(
+/// Every listing file of the site, from its models, in groups (see
+/// [`ListingGroup`]), but the sitemaps ([`sitemap_group`]), which list
+/// the pages the others made. `with_pages` are every model with a page,
+/// hidden ones too (the stats files hold them), by name.
+pub fn listing_groups<'a>(
     input: &'a ListingInput<'a>,
     groups: &'a Groups<'a>,
     search: &'a search::SearchFiles,
     with_pages: Arc<Vec<&'a ModelSummary>>,
-) -> Vec<ListingFile<'a>> {
-    let mut files = html::html_files(input, groups);
-    let pages: Vec<String> =
-        files.iter().filter_map(|f| f.path.strip_suffix("index.html")).filter(|p| *p != "404.html").map(str::to_owned).collect();
-    files.extend(sitemap::sitemap_files(input, pages));
-    files.extend(api::api_files(input, groups));
-    files.extend(search.files(input, groups));
-    files.extend(stats::stats_files(input, with_pages));
-    files.extend(feeds::feed_files(input, groups));
-    files
+) -> Vec<ListingGroup<'a>> {
+    let mut all = html::html_files(input, groups);
+    all.push(ListingGroup::always("api listings", api::api_files(input, groups)));
+    all.extend(search.files(input, groups));
+    all.push(ListingGroup::always("stats", stats::stats_files(input, with_pages)));
+    all.extend(feeds::feed_files(input, groups));
+    all
+}
+
+/// The sitemaps and `robots.txt`, made every build: `listed` are the paths
+/// of every other listing file (its pages are those named `index.html`).
+pub fn sitemap_group<'a, 'p>(input: &'a ListingInput<'a>, listed: impl Iterator<Item = &'p str>) -> ListingGroup<'a> {
+    let pages: Vec<String> = listed.filter_map(|path| path.strip_suffix("index.html")).map(str::to_owned).collect();
+    ListingGroup::always("sitemaps", sitemap::sitemap_files(input, pages))
 }

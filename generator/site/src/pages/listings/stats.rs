@@ -30,7 +30,7 @@ use std::sync::Arc;
 use modelpages_record::ModelSummary;
 use serde_json::{json, Map, Value};
 
-use super::file::{counts_key, KeyHasher, ListingFile};
+use super::file::{hash_counts, KeyHasher, ListingFile};
 use super::groups::ListingInput;
 use super::folders::stats_path;
 use super::keyed::{pages, Cut};
@@ -77,7 +77,7 @@ pub fn stats_files<'a>(input: &ListingInput<'_>, models: Arc<Vec<&'a ModelSummar
                 split.push((run.clone(), chunks));
             } else {
                 for model in ids {
-                    key.key(&counts_key(model));
+                    hash_counts(&mut key, model);
                 }
             }
         }
@@ -127,7 +127,7 @@ fn chunk_files<'a>(
             let file = if n == 0 { format!("{folder}first.json") } else { format!("{folder}from/{}.json", name_of(models[chunk.start]).1) };
             let mut key = KeyHasher::new("stats page");
             for model in &models[chunk.clone()] {
-                key.key(&counts_key(model));
+                hash_counts(&mut key, model);
             }
             let models = Arc::clone(models);
             ListingFile::lazy(file, key.finish(), move || {

@@ -56,7 +56,7 @@ use serde::Serialize;
 use modelpages_record::ModelSummary;
 
 use super::shards::{FacetCodes, StringTable};
-use crate::pages::listings::file::{KeyHasher, ListingFile};
+use crate::pages::listings::file::{KeyHasher, ListingFile, ListingGroup};
 use crate::pages::listings::folders::{stats_bucket, stats_path, PAGE_SPREAD};
 use crate::pages::listings::groups::{top_by, Groups, ListingInput, Ranking};
 use crate::pages::listings::keyed::{pages, Cut};
@@ -88,8 +88,8 @@ struct RankedDoc<'a, Row> {
     models: Vec<Row>,
 }
 
-/// The files of every listing.
-pub fn list_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, all: &'a [u32]) -> Vec<ListingFile<'a>> {
+/// The files of every listing, a group per scope.
+pub fn list_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, all: &'a [u32]) -> Vec<ListingGroup<'a>> {
     // Each scope, and how the island finds its figures: ranked pages, a
     // namespace's stats file, or a tag's stats file per model.
     let ranked = |scope: String, ranks: &'a Vec<u32>| (scope, ranks.as_slice(), Figures::Ranked);
@@ -109,17 +109,23 @@ pub fn list_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, all: 
         let scope = format!("facet/{}/{}", f.kind.name(), f.file_name());
         (scope, f.ranks.as_slice(), Figures::Facet { by_name: !f.kind.listed_as_tag() })
     }));
-    let mut files = Vec::new();
-    for (scope, ranks, figures) in scopes {
-        let is_ranked = matches!(figures, Figures::Ranked | Figures::Facet { .. });
-        if !matches!(figures, Figures::Facet { by_name: false }) {
-            name_pages(input, groups, &scope, ranks, figures, &mut files);
-        }
-        if is_ranked {
-            ranked_pages(input, groups, &scope, ranks, &mut files);
-        }
-    }
-    files
+    scopes
+        .into_iter()
+        .map(|(scope, ranks, figures)| {
+            let print = groups.print("search listing", ranks);
+            ListingGroup::printed(format!("search/{scope}/"), print, move || {
+                let mut files = Vec::new();
+                let is_ranked = matches!(figures, Figures::Ranked | Figures::Facet { .. });
+                if !matches!(figures, Figures::Facet { by_name: false }) {
+                    name_pages(input, groups, &scope, ranks, figures, &mut files);
+                }
+                if is_ranked {
+                    ranked_pages(input, groups, &scope, ranks, &mut files);
+                }
+                files
+            })
+        })
+        .collect()
 }
 
 /// Where the island finds the figures of a scope's models.

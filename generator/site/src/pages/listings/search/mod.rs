@@ -39,7 +39,7 @@ pub mod words;
 use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
-use crate::pages::listings::file::ListingFile;
+use crate::pages::listings::file::ListingGroup;
 use crate::pages::listings::groups::{Groups, ListingInput, Ranking};
 use crate::settings::ListingSettings;
 
@@ -65,13 +65,15 @@ impl SearchFiles {
         SearchFiles { tree, capped: Box::new(move |prefix| nodes.contains(prefix)), all }
     }
 
-    /// Every file of the search: manifest, shards and listings.
-    pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
+    /// Every file of the search: manifest, shards (one group, made every
+    /// build) and listings (a group per scope).
+    pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
         let capped = &self.capped;
         let roots: Vec<(&str, bool)> = self.tree.roots.iter().map(|r| (r.as_str(), capped(r))).collect();
         let mut files = vec![manifest::manifest_file(input, groups, &roots), facets::facets_file(groups)];
         files.extend(self.tree.shards.iter().map(|shard| shards::shard_file(shard, input.models, groups, capped)));
-        files.extend(lists::list_files(input, groups, &self.all));
-        files
+        let mut all = lists::list_files(input, groups, &self.all);
+        all.push(ListingGroup::always("search words", files));
+        all
     }
 }

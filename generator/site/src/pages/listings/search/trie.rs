@@ -20,14 +20,18 @@
 //! a handful of times at hub scale; subtrees are built in parallel.
 
 use std::cell::RefCell;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
+
+// Seeded per process, as std's maps are, and several times quicker than
+// SipHash on the words of a million models.
+use foldhash::{HashMap, HashMapExt};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
-use super::words::{words, MAX_MODEL_WORDS};
+use super::words::{MAX_MODEL_WORDS, MAX_WORD};
 
 /// Every distinct word with the models that have it.
 pub struct WordIndex {
@@ -45,21 +49,27 @@ pub struct WordIndex {
 /// enough that a task's word set is worth merging.
 const CHUNK: usize = 16 * 1024;
 
-/// Calls `found` with each of a model's words (see [`super::words::model_words`])
-/// without allocating per word; `seen` is scratch space.
-fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<String>, mut found: impl FnMut(&str)) {
+/// Calls `found` with each of a model's words (see [`super::words::model_words`],
+/// whose rules these are) without allocating: each word is lowercased in
+/// a buffer of [`MAX_WORD`] bytes; `seen` is scratch space.
+fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<(usize, [u8; MAX_WORD])>, mut found: impl FnMut(&str)) {
     seen.clear();
     let texts = std::iter::once(summary.id.as_str())
         .chain(summary.task.as_deref())
         .chain(summary.library.as_deref())
         .chain(summary.tags.iter());
-    for word in texts.flat_map(words) {
+    for word in texts.flat_map(|text| text.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty()) {
         if seen.len() == MAX_MODEL_WORDS {
             return;
         }
-        if !seen.contains(&word) {
-            found(&word);
-            seen.push(word);
+        // A word is ASCII letters and digits: any cut is a char boundary.
+        let len = word.len().min(MAX_WORD);
+        let mut folded = [0u8; MAX_WORD];
+        folded[..len].copy_from_slice(&word.as_bytes()[..len]);
+        folded[..len].make_ascii_lowercase();
+        if !seen.iter().any(|(n, w)| w[..*n] == folded[..len]) {
+            found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
+            seen.push((len, folded));
         }
     }
 }
@@ -67,43 +77,48 @@ fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<String>, mut found
 impl WordIndex {
     /// Indexes `models` (by name: a model's rank is its position).
     pub fn build(models: &[&ModelSummary]) -> WordIndex {
-        // Pass 1: the distinct words, sorted.
-        let sets: Vec<HashSet<String>> = models
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut set = HashSet::new();
-                let mut seen = Vec::new();
-                for summary in chunk {
-                    for_each_model_word(summary, &mut seen, |w| {
-                        if !set.contains(w) {
-                            set.insert(w.to_owned());
-                        }
-                    });
-                }
-                set
-            })
-            .collect();
-        let mut all: HashSet<String> = HashSet::new();
-        for set in sets {
-            all.extend(set);
-        }
-        let mut words: Vec<Box<str>> = all.into_iter().map(String::into_boxed_str).collect();
-        words.par_sort_unstable();
-        let ids: HashMap<&str, u32> = words.iter().enumerate().map(|(i, w)| (&**w, i as u32)).collect();
-        // Pass 2: each model's word ids in rank order (a model ends with
-        // END), then grouped by word: a counting sort keeps each word's
-        // ranks ascending. Four bytes a posting, not eight for pairs.
+        // One pass over the models: each chunk numbers its own distinct
+        // words and keeps each model's word numbers in rank order (a model
+        // ends with END). Four bytes a posting, not eight for pairs.
         const END: u32 = u32::MAX;
-        let chunks: Vec<Vec<u32>> = models
+        let chunks: Vec<(Vec<String>, Vec<u32>)> = models
             .par_chunks(CHUNK)
             .map(|chunk| {
+                let mut local: HashMap<String, u32> = HashMap::new();
                 let mut found = Vec::with_capacity(chunk.len() * 24);
                 let mut seen = Vec::new();
                 for summary in chunk {
-                    for_each_model_word(summary, &mut seen, |w| found.push(ids[w]));
+                    for_each_model_word(summary, &mut seen, |w| {
+                        let next = local.len() as u32;
+                        let id = match local.get(w) {
+                            Some(id) => *id,
+                            None => *local.entry(w.to_owned()).or_insert(next),
+                        };
+                        found.push(id);
+                    });
                     found.push(END);
                 }
+                let mut names = vec![String::new(); local.len()];
+                for (word, id) in local {
+                    names[id as usize] = word;
+                }
                 found.shrink_to_fit();
+                (names, found)
+            })
+            .collect();
+        // The distinct words of all chunks, sorted; then each chunk's
+        // numbers turned into the sorted words' numbers.
+        let mut words: Vec<Box<str>> = chunks.iter().flat_map(|(names, _)| names.iter().map(|w| w.as_str().into())).collect();
+        words.par_sort_unstable();
+        words.dedup();
+        let ids: HashMap<&str, u32> = words.iter().enumerate().map(|(i, w)| (&**w, i as u32)).collect();
+        let chunks: Vec<Vec<u32>> = chunks
+            .into_par_iter()
+            .map(|(names, mut found)| {
+                let global: Vec<u32> = names.iter().map(|w| ids[w.as_str()]).collect();
+                for id in found.iter_mut().filter(|id| **id != END) {
+                    *id = global[*id as usize];
+                }
                 found
             })
             .collect();
@@ -298,6 +313,26 @@ mod tests {
             likes: None,
             tags: tags.iter().collect(),
             ..ModelSummary::default()
+        }
+    }
+
+    /// The index's tokeniser gives a model's words as `model_words` does:
+    /// folded, cut, each once, at most 64.
+    #[test]
+    fn index_words_are_the_models_words() {
+        let long = "a".repeat(40) + "B";
+        let many: Vec<String> = (0..80).map(|i| format!("t{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let cases = [
+            summary("Meta-Llama/Llama-3.1-8B", &["LLAMA", "llama-3", "é-ü", "8b", "text-generation"]),
+            summary(&format!("ns/{long}-{}", "a".repeat(33)), &[&long, "x..y", ""]),
+            summary("ns/m", &many),
+        ];
+        let mut seen = Vec::new();
+        for model in &cases {
+            let mut found = Vec::new();
+            for_each_model_word(model, &mut seen, |w| found.push(w.to_owned()));
+            assert_eq!(found, model_words(model), "{}", model.id);
         }
     }
 
