@@ -44,7 +44,7 @@ const NO_CHANGE: i64 = 0;
 /// Every change feed: the site's, each task's and each namespace's.
 pub fn feed_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
     let all: Vec<u32> = (0..input.models.len() as u32).collect();
-    let mut feeds = vec![ListingGroup::always("site feed", vec![feed_file(input, FeedScope::Site, &all)])];
+    let mut feeds = vec![ListingGroup::always("site feed", move || vec![feed_file(input, FeedScope::Site, &all)])];
     for (task, ranks) in &groups.tasks {
         let print = groups.print("task feed", ranks);
         feeds.push(ListingGroup::printed(format!("task feed {}", task.key), print, move || {

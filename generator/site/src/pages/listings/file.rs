@@ -58,9 +58,11 @@ impl<'a> ListingGroup<'a> {
         ListingGroup { name, print: Some(print), make: Box::new(make) }
     }
 
-    /// Files made every build.
-    pub fn always(name: &str, files: Vec<ListingFile<'a>>) -> ListingGroup<'a> {
-        ListingGroup { name: name.to_owned(), print: None, make: Box::new(move || files) }
+    /// Files made every build. Made (by `make`) while the other groups
+    /// are, in parallel with them: the files drawn from every model take
+    /// the longest to key.
+    pub fn always(name: &str, make: impl FnOnce() -> Vec<ListingFile<'a>> + Send + 'a) -> ListingGroup<'a> {
+        ListingGroup { name: name.to_owned(), print: None, make: Box::new(make) }
     }
 }
 

@@ -69,9 +69,42 @@ impl Subject {
 /// The pages of every listing, a group each, and the site's other small
 /// pages, one group made every build.
 pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
+    let site = input.site;
+    let mut listings = vec![ListingGroup::always("site pages", move || site_pages(input, groups))];
+    for (task, ranks) in &groups.tasks {
+        let link = input.tasks.link(&task.key, site).expect("a catalogue task");
+        let front = format!("tasks/{}/", task.key);
+        listings.push(ListingGroup::printed(front.clone(), groups.print("task listing", ranks), move || {
+            ranked_listing(input, groups, Subject::Task(link), ranks, KeyedFolder::task(&task.key), front)
+        }));
+    }
+    for (library, ranks) in &groups.libraries {
+        let front = format!("libraries/{}/", library.key);
+        let subject = Subject::Library(library_link(library, site));
+        listings.push(ListingGroup::printed(front.clone(), groups.print("library listing", ranks), move || {
+            ranked_listing(input, groups, subject, ranks, KeyedFolder::library(&library.key), front)
+        }));
+    }
+    for (namespace, ranks) in &groups.namespaces {
+        let name = format!("namespace listing {namespace}");
+        listings.push(ListingGroup::printed(name, groups.print("namespace listing", ranks), move || namespace_listing(input, groups, namespace, ranks)));
+    }
+    for group in &groups.facets {
+        let front = format!("facets/{}/{}/", group.kind.name(), group.file_name());
+        let folder = KeyedFolder::facet(group.kind.name(), &group.file_name());
+        let link = facet_link(site, group);
+        listings.push(ListingGroup::printed(front.clone(), groups.print("facet listing", &group.ranks), move || {
+            ranked_listing(input, groups, Subject::Facet(link), &group.ranks, folder, front)
+        }));
+    }
+    listings
+}
+
+/// The pages drawn from every model: the home page, the 404 page, the task
+/// and library indexes, `facets/` and the namespace index.
+fn site_pages<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
     let ListingInput { templates, site, models, .. } = *input;
     let mut files = Vec::new();
-    let mut listings = Vec::new();
     // The 404 page depends on nothing but the templates and settings (a
     // change to those renders everything anyway).
     files.push(ListingFile::lazy("404.html".into(), KeyHasher::new("404").finish(), move || {
@@ -123,28 +156,9 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
         Ok(render_libraries_page(templates, site, &libraries)?.into_bytes())
     }));
 
-    for (task, ranks) in &groups.tasks {
-        let link = input.tasks.link(&task.key, site).expect("a catalogue task");
-        let front = format!("tasks/{}/", task.key);
-        listings.push(ListingGroup::printed(front.clone(), groups.print("task listing", ranks), move || {
-            ranked_listing(input, groups, Subject::Task(link), ranks, KeyedFolder::task(&task.key), front)
-        }));
-    }
-    for (library, ranks) in &groups.libraries {
-        let front = format!("libraries/{}/", library.key);
-        let subject = Subject::Library(library_link(library, site));
-        listings.push(ListingGroup::printed(front.clone(), groups.print("library listing", ranks), move || {
-            ranked_listing(input, groups, subject, ranks, KeyedFolder::library(&library.key), front)
-        }));
-    }
-    for (namespace, ranks) in &groups.namespaces {
-        let name = format!("namespace listing {namespace}");
-        listings.push(ListingGroup::printed(name, groups.print("namespace listing", ranks), move || namespace_listing(input, groups, namespace, ranks)));
-    }
-    facet_listings(input, groups, &mut files, &mut listings);
+    files.push(facets_index(input, groups));
     namespace_index(input, groups, &mut files);
-    listings.push(ListingGroup::always("site pages", files));
-    listings
+    files
 }
 
 /// Parameters as a size is written: 500M, 1B, 12B.
@@ -190,9 +204,9 @@ fn facet_link(site: &modelpages_render::SiteInfo, group: &FacetGroup<'_>) -> Fac
     }
 }
 
-/// Every facet value's pages (as a library's: its most downloaded, then
-/// its pages by name) and `facets/`, which links them all.
-fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files: &mut Vec<ListingFile<'a>>, listings: &mut Vec<ListingGroup<'a>>) {
+/// `facets/`, which links every facet value's pages (made as a library's:
+/// its most downloaded, then its pages by name).
+fn facets_index<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> ListingFile<'a> {
     let site = input.site;
     let mut index: Vec<FacetIndexGroup> = Vec::new();
     let mut key = KeyHasher::new("facets");
@@ -200,14 +214,9 @@ fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files
         let link = facet_link(site, group);
         key.str(&link.page_url).str(&link.label).num(group.ranks.len() as u64);
         match index.last_mut() {
-            Some(last) if last.kind == link.kind => last.values.push((link.clone(), group.ranks.len())),
-            _ => index.push(FacetIndexGroup { kind: link.kind.clone(), values: vec![(link.clone(), group.ranks.len())] }),
+            Some(last) if last.kind == link.kind => last.values.push((link, group.ranks.len())),
+            _ => index.push(FacetIndexGroup { kind: link.kind.clone(), values: vec![(link, group.ranks.len())] }),
         }
-        let front = format!("facets/{}/{}/", group.kind.name(), group.file_name());
-        let folder = KeyedFolder::facet(group.kind.name(), &group.file_name());
-        listings.push(ListingGroup::printed(front.clone(), groups.print("facet listing", &group.ranks), move || {
-            ranked_listing(input, groups, Subject::Facet(link), &group.ranks, folder, front)
-        }));
     }
     // Most common first within each facet but the classes, which go by size.
     for group in &mut index {
@@ -216,7 +225,7 @@ fn facet_listings<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, files
         }
     }
     let templates = input.templates;
-    files.push(ListingFile::lazy("facets/index.html".into(), key.finish(), move || Ok(render_facets_page(templates, site, &index)?.into_bytes())));
+    ListingFile::lazy("facets/index.html".into(), key.finish(), move || Ok(render_facets_page(templates, site, &index)?.into_bytes()))
 }
 
 /// A task's or library's pages: its front page, with its most downloaded

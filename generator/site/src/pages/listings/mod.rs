@@ -66,9 +66,9 @@ pub fn listing_groups<'a>(
     with_pages: Arc<Vec<&'a ModelSummary>>,
 ) -> Vec<ListingGroup<'a>> {
     let mut all = html::html_files(input, groups);
-    all.push(ListingGroup::always("api listings", api::api_files(input, groups)));
+    all.push(ListingGroup::always("api listings", move || api::api_files(input, groups)));
     all.extend(search.files(input, groups));
-    all.push(ListingGroup::always("stats", stats::stats_files(input, with_pages)));
+    all.push(ListingGroup::always("stats", move || stats::stats_files(input, with_pages)));
     all.extend(feeds::feed_files(input, groups));
     all
 }
@@ -77,5 +77,5 @@ pub fn listing_groups<'a>(
 /// of every other listing file (its pages are those named `index.html`).
 pub fn sitemap_group<'a, 'p>(input: &'a ListingInput<'a>, listed: impl Iterator<Item = &'p str>) -> ListingGroup<'a> {
     let pages: Vec<String> = listed.filter_map(|path| path.strip_suffix("index.html")).map(str::to_owned).collect();
-    ListingGroup::always("sitemaps", sitemap::sitemap_files(input, pages))
+    ListingGroup::always("sitemaps", move || sitemap::sitemap_files(input, pages))
 }

@@ -187,7 +187,7 @@ mod tests {
                 group("a", 1, &["a/1.json", "a/2.json"], &made),
                 group("b", 2, &["b/2.json"], &made),
                 group("d", 1, &["c/1.json"], &made),
-                ListingGroup::always("e", vec![ListingFile::ready("e.json".into(), b"e".to_vec())]),
+                ListingGroup::always("e", || vec![ListingFile::ready("e.json".into(), b"e".to_vec())]),
             ])
             .unwrap();
         let (memo, counts) = second.finish();

@@ -68,12 +68,14 @@ impl SearchFiles {
     /// Every file of the search: manifest, shards (one group, made every
     /// build) and listings (a group per scope).
     pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
-        let capped = &self.capped;
-        let roots: Vec<(&str, bool)> = self.tree.roots.iter().map(|r| (r.as_str(), capped(r))).collect();
-        let mut files = vec![manifest::manifest_file(input, groups, &roots), facets::facets_file(groups)];
-        files.extend(self.tree.shards.iter().map(|shard| shards::shard_file(shard, input.models, groups, capped)));
         let mut all = lists::list_files(input, groups, &self.all);
-        all.push(ListingGroup::always("search words", files));
+        all.push(ListingGroup::always("search words", move || {
+            let capped = &self.capped;
+            let roots: Vec<(&str, bool)> = self.tree.roots.iter().map(|r| (r.as_str(), capped(r))).collect();
+            let mut files = vec![manifest::manifest_file(input, groups, &roots), facets::facets_file(groups)];
+            files.par_extend(self.tree.shards.par_iter().map(|shard| shards::shard_file(shard, input.models, groups, capped)));
+            files
+        }));
         all
     }
 }
