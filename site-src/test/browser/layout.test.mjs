@@ -274,6 +274,18 @@ describe("model page layout", () => {
     await noJs.close();
   });
 
+  test("counts and downloads in listing tables are right-aligned, header and cells alike", async () => {
+    const context = await newContext({ viewport: WIDE });
+    for (const path of ["/tasks/", "/libraries/", "/namespaces/", "/facets/", "/tasks/text-generation/"]) {
+      const page = await harness.openPage(context, path);
+      const cells = await page.locator("table.model-table .num").evaluateAll((els) => els.map((el) => getComputedStyle(el).textAlign));
+      assert.ok(cells.length >= 2, `${path}: ${cells.length} number cells`);
+      assert.deepEqual([...new Set(cells)], ["right"], `${path}: number cells aligned ${[...new Set(cells)]}`);
+      await page.close();
+    }
+    await context.close();
+  });
+
   test("pages without islands load no script; a page loads only its islands' code", async () => {
     const context = await newContext({ viewport: WIDE });
     const loaded = async (path) => {
