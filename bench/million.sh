@@ -5,7 +5,8 @@
 # files its rebuild changed (the change set, by kind), then rebuilds after
 # one model's card changed (looked for among all models, then named with
 # --changed), one model's downloads changed, one model added (found, then
-# named with --changed) and that model removed, each under /usr/bin/time -v
+# named with --changed, four times for a median) and that model removed,
+# each under /usr/bin/time -v
 # with MODELPAGES_TIMINGS=1. With BENCH_SEARCH=1, cold visitors then search
 # the site in chromium (site-src/test/scale), counting the bytes a first
 # query costs. Not part of `make bench`. Builds run under
@@ -141,6 +142,18 @@ run added-list --changed "$WORK/million-changed.txt"
 echo "== added with --changed: $(python3 bench/change-set.py count "$out")"
 rm -r "$added"
 run removed-list --changed "$WORK/million-changed.txt"
+# Three more adds named with --changed, each a new model in another part of
+# the corpus (and removed again), so that the add's figure is a median of four.
+namespaces=$(ls "$corpus" | wc -l)
+for quarter in 1 2 3; do
+    ns=$(ls "$corpus" | sed -n "$((namespaces * quarter / 4 + 1))p")
+    added=$(bench/copy-model.sh "$corpus/$ns/$(ls "$corpus/$ns" | head -1)")
+    echo "${added#"$corpus"/}" > "$WORK/million-changed.txt"
+    run "added-list-$quarter" --changed "$WORK/million-changed.txt"
+    rm -r "$added"
+    run "removed-list-$quarter" --changed "$WORK/million-changed.txt"
+done
+echo "== added with --changed, wall times of the four runs: $(grep -h 'Elapsed (wall' "$WORK"/million-added-list*.log | awk '{print $NF}' | sort | tr '\n' ' ')"
 run unchanged
 listing=$( (du -sb "$out/search" "$out/tasks" "$out/libraries" "$out/namespaces" "$out/sitemaps" "$out/api/libraries" "$out/api/tasks" 2>/dev/null || true) | awk '{s+=$1} END {printf "%d", s}')
 emptied=$(awk '{s+=$1} END {printf "%d", s}' "$sizes" 2>/dev/null || echo 0)
