@@ -119,7 +119,9 @@ impl Manifest {
         Ok(self.models.remove(id))
     }
 
-    /// Decodes every model's whole entry.
+    /// Decodes every model's whole entry (the tests' view of a manifest;
+    /// a build decodes only what it reads, see `StoredModels::summaries`).
+    #[cfg(test)]
     pub fn decode_all(&mut self) -> std::io::Result<()> {
         let decoded = self.stored.take_all()?;
         self.models.extend(decoded);

@@ -46,13 +46,13 @@ pub fn feed_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     let all: Vec<u32> = (0..input.models.len() as u32).collect();
     let mut feeds = vec![ListingGroup::always("site feed", move || vec![feed_file(input, FeedScope::Site, &all)])];
     for (task, ranks) in &groups.tasks {
-        let print = groups.print("task feed", ranks);
+        let print = groups.print(ranks);
         feeds.push(ListingGroup::printed(format!("task feed {}", task.key), print, move || {
             vec![feed_file(input, FeedScope::Task(&task.key, &task.name), ranks)]
         }));
     }
     for (namespace, ranks) in &groups.namespaces {
-        let print = groups.print("namespace feed", ranks);
+        let print = groups.print(ranks);
         feeds.push(ListingGroup::printed(format!("namespace feed {namespace}"), print, move || {
             vec![feed_file(input, FeedScope::Namespace(namespace), ranks)]
         }));

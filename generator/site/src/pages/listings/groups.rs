@@ -224,15 +224,15 @@ impl<'a> Groups<'a> {
         Groups { rows, members, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags, facets }
     }
 
-    /// The print of a [`ListingGroup`](super::file::ListingGroup) of
-    /// `kind` made from the models `ranks` alone: their [`member_key`]s
-    /// in order, hashed in one pass.
-    pub fn print(&self, kind: &str, ranks: &[u32]) -> ListingKey {
+    /// The print of a [`ListingGroup`](super::file::ListingGroup) made
+    /// from the models `ranks` alone: their [`member_key`]s in order,
+    /// hashed in one pass. Groups are told apart by name, not by print.
+    pub fn print(&self, ranks: &[u32]) -> ListingKey {
         let mut members = Vec::with_capacity(ranks.len() * 16);
         for &rank in ranks {
             members.extend_from_slice(&self.members[rank as usize]);
         }
-        KeyHasher::new("group").str(kind).bytes(&members).finish()
+        KeyHasher::new("group").bytes(&members).finish()
     }
 
     /// The key of a run of models as a page by name shows them.

@@ -74,26 +74,26 @@ pub fn html_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     for (task, ranks) in &groups.tasks {
         let link = input.tasks.link(&task.key, site).expect("a catalogue task");
         let front = format!("tasks/{}/", task.key);
-        listings.push(ListingGroup::printed(front.clone(), groups.print("task listing", ranks), move || {
+        listings.push(ListingGroup::printed(front.clone(), groups.print(ranks), move || {
             ranked_listing(input, groups, Subject::Task(link), ranks, KeyedFolder::task(&task.key), front)
         }));
     }
     for (library, ranks) in &groups.libraries {
         let front = format!("libraries/{}/", library.key);
         let subject = Subject::Library(library_link(library, site));
-        listings.push(ListingGroup::printed(front.clone(), groups.print("library listing", ranks), move || {
+        listings.push(ListingGroup::printed(front.clone(), groups.print(ranks), move || {
             ranked_listing(input, groups, subject, ranks, KeyedFolder::library(&library.key), front)
         }));
     }
     for (namespace, ranks) in &groups.namespaces {
         let name = format!("namespace listing {namespace}");
-        listings.push(ListingGroup::printed(name, groups.print("namespace listing", ranks), move || namespace_listing(input, groups, namespace, ranks)));
+        listings.push(ListingGroup::printed(name, groups.print(ranks), move || namespace_listing(input, groups, namespace, ranks)));
     }
     for group in &groups.facets {
         let front = format!("facets/{}/{}/", group.kind.name(), group.file_name());
         let folder = KeyedFolder::facet(group.kind.name(), &group.file_name());
         let link = facet_link(site, group);
-        listings.push(ListingGroup::printed(front.clone(), groups.print("facet listing", &group.ranks), move || {
+        listings.push(ListingGroup::printed(front.clone(), groups.print(&group.ranks), move || {
             ranked_listing(input, groups, Subject::Facet(link), &group.ranks, folder, front)
         }));
     }

@@ -112,7 +112,7 @@ pub fn list_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, all: 
     scopes
         .into_iter()
         .map(|(scope, ranks, figures)| {
-            let print = groups.print("search listing", ranks);
+            let print = groups.print(ranks);
             ListingGroup::printed(format!("search/{scope}/"), print, move || {
                 let mut files = Vec::new();
                 let is_ranked = matches!(figures, Figures::Ranked | Figures::Facet { .. });

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
-use super::words::{MAX_MODEL_WORDS, MAX_WORD};
+use super::words::for_each_model_word;
 
 /// Every distinct word with the models that have it.
 pub struct WordIndex {
@@ -48,31 +48,6 @@ pub struct WordIndex {
 /// Models tokenised per task: small enough to balance two cores, large
 /// enough that a task's word set is worth merging.
 const CHUNK: usize = 16 * 1024;
-
-/// Calls `found` with each of a model's words (see [`super::words::model_words`],
-/// whose rules these are) without allocating: each word is lowercased in
-/// a buffer of [`MAX_WORD`] bytes; `seen` is scratch space.
-fn for_each_model_word(summary: &ModelSummary, seen: &mut Vec<(usize, [u8; MAX_WORD])>, mut found: impl FnMut(&str)) {
-    seen.clear();
-    let texts = std::iter::once(summary.id.as_str())
-        .chain(summary.task.as_deref())
-        .chain(summary.library.as_deref())
-        .chain(summary.tags.iter());
-    for word in texts.flat_map(|text| text.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty()) {
-        if seen.len() == MAX_MODEL_WORDS {
-            return;
-        }
-        // A word is ASCII letters and digits: any cut is a char boundary.
-        let len = word.len().min(MAX_WORD);
-        let mut folded = [0u8; MAX_WORD];
-        folded[..len].copy_from_slice(&word.as_bytes()[..len]);
-        folded[..len].make_ascii_lowercase();
-        if !seen.iter().any(|(n, w)| w[..*n] == folded[..len]) {
-            found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
-            seen.push((len, folded));
-        }
-    }
-}
 
 impl WordIndex {
     /// Indexes `models` (by name: a model's rank is its position).
@@ -313,26 +288,6 @@ mod tests {
             likes: None,
             tags: tags.iter().collect(),
             ..ModelSummary::default()
-        }
-    }
-
-    /// The index's tokeniser gives a model's words as `model_words` does:
-    /// folded, cut, each once, at most 64.
-    #[test]
-    fn index_words_are_the_models_words() {
-        let long = "a".repeat(40) + "B";
-        let many: Vec<String> = (0..80).map(|i| format!("t{i}")).collect();
-        let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        let cases = [
-            summary("Meta-Llama/Llama-3.1-8B", &["LLAMA", "llama-3", "é-ü", "8b", "text-generation"]),
-            summary(&format!("ns/{long}-{}", "a".repeat(33)), &[&long, "x..y", ""]),
-            summary("ns/m", &many),
-        ];
-        let mut seen = Vec::new();
-        for model in &cases {
-            let mut found = Vec::new();
-            for_each_model_word(model, &mut seen, |w| found.push(w.to_owned()));
-            assert_eq!(found, model_words(model), "{}", model.id);
         }
     }
 

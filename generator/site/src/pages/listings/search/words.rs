@@ -33,20 +33,37 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// A model's words, each once, in the order first found (id, task, library,
 /// tags), at most [`MAX_MODEL_WORDS`].
 pub fn model_words(summary: &ModelSummary) -> Vec<String> {
+    let mut found = Vec::new();
+    for_each_model_word(summary, &mut Vec::new(), |word| found.push(word.to_owned()));
+    found
+}
+
+/// Scratch space for [`for_each_model_word`]: the words found so far.
+pub type SeenWords = Vec<(usize, [u8; MAX_WORD])>;
+
+/// Calls `found` with each of [`model_words`] without allocating (the
+/// word index tokenises a million models with it): each word is lowercased
+/// in a buffer of [`MAX_WORD`] bytes; `seen` is scratch space.
+pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut found: impl FnMut(&str)) {
+    seen.clear();
     let texts = std::iter::once(summary.id.as_str())
         .chain(summary.task.as_deref())
         .chain(summary.library.as_deref())
         .chain(summary.tags.iter());
-    let mut found: Vec<String> = Vec::new();
-    for word in texts.flat_map(words) {
-        if found.len() == MAX_MODEL_WORDS {
-            break;
+    for word in texts.flat_map(|text| text.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty()) {
+        if seen.len() == MAX_MODEL_WORDS {
+            return;
         }
-        if !found.contains(&word) {
-            found.push(word);
+        // A word is ASCII letters and digits: any cut is a char boundary.
+        let len = word.len().min(MAX_WORD);
+        let mut folded = [0u8; MAX_WORD];
+        folded[..len].copy_from_slice(&word.as_bytes()[..len]);
+        folded[..len].make_ascii_lowercase();
+        if !seen.iter().any(|(n, w)| w[..*n] == folded[..len]) {
+            found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
+            seen.push((len, folded));
         }
     }
-    found
 }
 
 /// The words of a query a model must match, each the start of one of its
@@ -106,6 +123,33 @@ mod tests {
         for case in cases["queries"].as_array().unwrap() {
             let query = case["query"].as_str().unwrap();
             assert_eq!(query_words(query), strings(&case["words"]), "{query:?}");
+        }
+    }
+
+    /// A model's words follow the rules [`words`] cuts a text by: folded,
+    /// cut, each once, at most 64.
+    #[test]
+    fn index_words_are_the_models_words() {
+        let by_words = |model: &ModelSummary| -> Vec<String> {
+            let texts = std::iter::once(model.id.as_str()).chain(model.task.as_deref()).chain(model.library.as_deref()).chain(model.tags.iter());
+            let mut found: Vec<String> = Vec::new();
+            for word in texts.flat_map(words) {
+                if !found.contains(&word) && found.len() < MAX_MODEL_WORDS {
+                    found.push(word);
+                }
+            }
+            found
+        };
+        let long = "a".repeat(40) + "B";
+        let many: Vec<String> = (0..80).map(|i| format!("t{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let cases = [
+            summary("Meta-Llama/Llama-3.1-8B", Some("text-generation"), None, &["LLAMA", "llama-3", "é-ü", "8b"]),
+            summary(&format!("ns/{long}-{}", "a".repeat(33)), None, Some("transformers"), &[&long, "x..y", ""]),
+            summary("ns/m", None, None, &many),
+        ];
+        for model in &cases {
+            assert_eq!(model_words(model), by_words(model), "{}", model.id);
         }
     }
 
