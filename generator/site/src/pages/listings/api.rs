@@ -7,10 +7,16 @@
 //! named by their first id (see `keyed`), so a model added or removed changes
 //! one page and the two listing files. No file grows with the hub past a
 //! page. The JSON Schemas are in `site-src/schema/`.
+//!
+//! The two listing files are one group, made every build (they count every
+//! model); each library's and task's pages of ids are a group of their own,
+//! kept while its models are (see `ListingGroup`).
 
 use serde::Serialize;
 
-use super::file::{KeyHasher, ListingFile};
+use rayon::prelude::*;
+
+use super::file::{KeyHasher, ListingFile, ListingGroup};
 use super::groups::{Groups, ListingInput};
 use super::keyed::{pages, Cut};
 use crate::pages::api::{to_json_bytes, API_VERSION};
@@ -89,74 +95,89 @@ struct Kind {
 const LIBRARIES: Kind = Kind { folder: "libraries", one: "library" };
 const TASKS: Kind = Kind { folder: "tasks", one: "task" };
 
-/// Makes the entries of the two listing files, gathering the pages of ids
-/// each entry points to.
-struct Entries<'a> {
-    input: &'a ListingInput<'a>,
-    id_pages: Vec<ListingFile<'a>>,
-}
-
-impl<'a> Entries<'a> {
-    /// The entry of the group `key` of `kind` (its models are `ranks`), and
-    /// the pages of its ids.
-    fn entry<Facts>(&mut self, kind: Kind, key: &'a str, ranks: &'a [u32], facts: Facts, has_examples: Option<bool>) -> GroupDoc<'a, Facts> {
-        let base = &self.input.site.base_path;
-        GroupDoc {
-            key,
-            facts,
-            page: format!("{base}{}/{key}/", kind.folder),
-            has_examples,
-            model_count: ranks.len(),
-            pages: self.id_pages(kind, key, ranks),
-        }
-    }
-
-    /// Adds the pages of ids of one group; says where they are.
-    fn id_pages(&mut self, kind: Kind, key: &'a str, ranks: &'a [u32]) -> ModelPagesDoc {
-        let input = self.input;
-        let base = &input.site.base_path;
-        let Kind { folder, one } = kind;
-        let id = |i: usize| input.models[ranks[i] as usize].id.as_str();
-        let runs = pages(ranks.len(), id, &Cut::at_most(input.settings.api_page_size));
-        let path = |run: usize| match run {
-            0 => format!("api/{folder}/{key}/first.json"),
-            _ => format!("api/{folder}/{key}/from/{}.json", id(runs[run].start)),
-        };
-        for (run, range) in runs.iter().enumerate() {
-            let ids = &ranks[range.clone()];
-            let previous = (run > 0).then(|| format!("{base}{}", path(run - 1)));
-            let next = (run + 1 < runs.len()).then(|| format!("{base}{}", path(run + 1)));
-            let mut hash = KeyHasher::new("api ids");
-            hash.str(folder).str(key).opt_str(previous.as_deref()).opt_str(next.as_deref());
-            ids.iter().for_each(|&r| {
-                hash.str(&input.models[r as usize].id);
-            });
-            self.id_pages.push(ListingFile::lazy(path(run), hash.finish(), move || {
-                Ok(to_json_bytes(&ModelListDoc {
-                    api_version: API_VERSION,
-                    listing: one,
-                    key,
-                    models: ids.iter().map(|&r| input.models[r as usize].id.as_str()).collect(),
-                    previous: previous.clone(),
-                    next: next.clone(),
-                }))
-            }));
-        }
-        ModelPagesDoc { model_pages: runs.len(), models_url: (!runs.is_empty()).then(|| format!("{base}{}", path(0))) }
+/// The entry of the group `key` of `kind` (its models are `ranks`) in
+/// its listing file.
+fn entry<'a, Facts>(input: &ListingInput<'a>, kind: Kind, key: &'a str, ranks: &[u32], facts: Facts, has_examples: Option<bool>) -> GroupDoc<'a, Facts> {
+    let base = &input.site.base_path;
+    let runs = id_runs(input, ranks).len();
+    GroupDoc {
+        key,
+        facts,
+        page: format!("{base}{}/{key}/", kind.folder),
+        has_examples,
+        model_count: ranks.len(),
+        pages: ModelPagesDoc { model_pages: runs, models_url: (runs > 0).then(|| format!("{base}{}", id_page_path(kind, key, "first"))) },
     }
 }
 
-/// The two listing files and every page of ids.
-pub fn api_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
-    let mut entries = Entries { input, id_pages: Vec::new() };
+/// A group's ids cut into pages.
+fn id_runs(input: &ListingInput<'_>, ranks: &[u32]) -> Vec<std::ops::Range<usize>> {
+    let id = |i: usize| input.models[ranks[i] as usize].id.as_str();
+    pages(ranks.len(), id, &Cut::at_most(input.settings.api_page_size))
+}
+
+/// Where a page of a group's ids is: `first`, or `from/<its first id>`.
+fn id_page_path(kind: Kind, key: &str, name: &str) -> String {
+    format!("api/{}/{key}/{name}.json", kind.folder)
+}
+
+/// The pages of ids of one group (`key` of `kind`, its models `ranks`).
+fn id_pages<'a>(input: &'a ListingInput<'a>, kind: Kind, key: &'a str, ranks: &'a [u32]) -> Vec<ListingFile<'a>> {
+    let base = &input.site.base_path;
+    let Kind { folder, one } = kind;
+    let id = |i: usize| input.models[ranks[i] as usize].id.as_str();
+    let runs = id_runs(input, ranks);
+    let path = |run: usize| match run {
+        0 => id_page_path(kind, key, "first"),
+        _ => id_page_path(kind, key, &format!("from/{}", id(runs[run].start))),
+    };
+    let mut files = Vec::with_capacity(runs.len());
+    for (run, range) in runs.iter().enumerate() {
+        let ids = &ranks[range.clone()];
+        let previous = (run > 0).then(|| format!("{base}{}", path(run - 1)));
+        let next = (run + 1 < runs.len()).then(|| format!("{base}{}", path(run + 1)));
+        let mut hash = KeyHasher::new("api ids");
+        hash.str(folder).str(key).opt_str(previous.as_deref()).opt_str(next.as_deref());
+        ids.iter().for_each(|&r| {
+            hash.str(&input.models[r as usize].id);
+        });
+        files.push(ListingFile::lazy(path(run), hash.finish(), move || {
+            Ok(to_json_bytes(&ModelListDoc {
+                api_version: API_VERSION,
+                listing: one,
+                key,
+                models: ids.iter().map(|&r| input.models[r as usize].id.as_str()).collect(),
+                previous: previous.clone(),
+                next: next.clone(),
+            }))
+        }));
+    }
+    files
+}
+
+/// The two listing files, made every build, and the pages of ids, a group
+/// for each library and task with models (kept while their models are).
+pub fn api_groups<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {
+    let mut all = vec![ListingGroup::always("api listings", move || listing_files(input, groups))];
+    let libraries = groups.libraries.iter().map(|(library, ranks)| (LIBRARIES, library.key.as_str(), ranks));
+    let tasks = groups.tasks.iter().map(|(task, ranks)| (TASKS, task.key.as_str(), ranks));
+    for (kind, key, ranks) in libraries.chain(tasks).filter(|(_, _, ranks)| !ranks.is_empty()) {
+        let name = format!("api {} {key}", kind.one);
+        all.push(ListingGroup::printed(name, groups.print(ranks), move || id_pages(input, kind, key, ranks)));
+    }
+    all
+}
+
+/// `api/libraries.json` and `api/tasks.json`.
+fn listing_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingFile<'a>> {
     let libraries = LibrariesDoc {
         api_version: API_VERSION,
         libraries: groups
             .libraries
-            .iter()
+            .par_iter()
             .map(|(library, ranks)| {
                 let facts = LibraryFacts { label: &library.pretty_label, repo_url: &library.repo_url, docs_url: library.docs_url.as_deref() };
-                entries.entry(LIBRARIES, &library.key, ranks, facts, Some(input.snippets.has_snippets(&library.key)))
+                entry(input, LIBRARIES, &library.key, ranks, facts, Some(input.snippets.has_snippets(&library.key)))
             })
             .collect(),
     };
@@ -164,12 +185,12 @@ pub fn api_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec
         api_version: API_VERSION,
         tasks: groups
             .tasks
-            .iter()
-            .map(|(task, ranks)| entries.entry(TASKS, &task.key, ranks, TaskFacts { name: &task.name, modality: &task.modality }, None))
+            .par_iter()
+            .map(|(task, ranks)| entry(input, TASKS, &task.key, ranks, TaskFacts { name: &task.name, modality: &task.modality }, None))
             .collect(),
     };
-    let mut files = entries.id_pages;
-    files.push(ListingFile::ready("api/libraries.json".into(), to_json_bytes(&libraries)));
-    files.push(ListingFile::ready("api/tasks.json".into(), to_json_bytes(&tasks)));
-    files
+    vec![
+        ListingFile::ready("api/libraries.json".into(), to_json_bytes(&libraries)),
+        ListingFile::ready("api/tasks.json".into(), to_json_bytes(&tasks)),
+    ]
 }

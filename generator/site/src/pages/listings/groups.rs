@@ -89,6 +89,11 @@ pub struct Groups<'a> {
     /// Every value of every search facet with its models, by kind, then
     /// value (see [`FacetKind`]).
     pub facets: Vec<FacetGroup<'a>>,
+    /// The print of each group above, found by where its ranks are
+    /// (their address and length): the same group is printed by its
+    /// listing, its search scope, its feed and its API pages, and hashing
+    /// them once, in parallel, is a fair part of a one-model rebuild.
+    prints: HashMap<(usize, usize), ListingKey>,
 }
 
 /// What the search filters by besides task, library, namespace and tag
@@ -221,13 +226,40 @@ impl<'a> Groups<'a> {
             .chain(by_class.into_iter().map(|((kind, class), ranks)| FacetGroup { kind, value: class.to_string().into(), ranks }))
             .collect();
         facets.sort_unstable_by(|a, b| (a.kind, a.value.len(), &a.value).cmp(&(b.kind, b.value.len(), &b.value)));
-        Groups { rows, members, tasks, libraries: libraries.iter().zip(by_library).collect(), pairs, namespaces, tags, facets }
+        let mut groups = Groups {
+            rows,
+            members,
+            tasks,
+            libraries: libraries.iter().zip(by_library).collect(),
+            pairs,
+            namespaces,
+            tags,
+            facets,
+            prints: HashMap::new(),
+        };
+        let every: Vec<&[u32]> = (groups.tasks.iter().map(|(_, r)| r.as_slice()))
+            .chain(groups.libraries.iter().map(|(_, r)| r.as_slice()))
+            .chain(groups.pairs.iter().map(|(_, r)| r.as_slice()))
+            .chain(groups.namespaces.iter().map(|(_, r)| r.as_slice()))
+            .chain(groups.tags.iter().map(|(_, r)| r.as_slice()))
+            .chain(groups.facets.iter().map(|f| f.ranks.as_slice()))
+            .collect();
+        let prints: Vec<((usize, usize), ListingKey)> = every.par_iter().map(|ranks| (slice_address(ranks), groups.print_of(ranks))).collect();
+        groups.prints = prints.into_iter().collect();
+        groups
     }
 
     /// The print of a [`ListingGroup`](super::file::ListingGroup) made
     /// from the models `ranks` alone: their [`member_key`]s in order,
     /// hashed in one pass. Groups are told apart by name, not by print.
     pub fn print(&self, ranks: &[u32]) -> ListingKey {
+        match self.prints.get(&slice_address(ranks)) {
+            Some(print) => *print,
+            None => self.print_of(ranks),
+        }
+    }
+
+    fn print_of(&self, ranks: &[u32]) -> ListingKey {
         let mut members = Vec::with_capacity(ranks.len() * 16);
         for &rank in ranks {
             members.extend_from_slice(&self.members[rank as usize]);
@@ -250,6 +282,11 @@ impl<'a> Groups<'a> {
             hash_counts(hasher, models[rank as usize]);
         }
     }
+}
+
+/// Where a group's ranks are: which group they are, while the groups live.
+fn slice_address(ranks: &[u32]) -> (usize, usize) {
+    (ranks.as_ptr() as usize, ranks.len())
 }
 
 /// The orders a listing is ranked in besides by name.

@@ -66,9 +66,9 @@ pub fn listing_groups<'a>(
     with_pages: Arc<Vec<&'a ModelSummary>>,
 ) -> Vec<ListingGroup<'a>> {
     let mut all = html::html_files(input, groups);
-    all.push(ListingGroup::always("api listings", move || api::api_files(input, groups)));
+    all.extend(api::api_groups(input, groups));
     all.extend(search.files(input, groups));
-    all.push(ListingGroup::always("stats", move || stats::stats_files(input, with_pages)));
+    all.extend(stats::stats_groups(input, with_pages));
     all.extend(feeds::feed_files(input, groups));
     all
 }

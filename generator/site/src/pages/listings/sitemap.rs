@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use modelpages_render::escape_html;
+use rayon::prelude::*;
 
 use super::file::{KeyHasher, ListingFile};
 use super::keyed::{boundary_hash, pages, Cut};
@@ -48,9 +49,10 @@ pub fn sitemap_files<'a>(input: &'a ListingInput<'a>, pages: Vec<String>) -> Vec
 /// `sitemap.xml`, and `sitemaps/<name>.xml` when one file is not enough.
 fn sitemaps<'a>(input: &'a ListingInput<'a>, mut paths: Vec<String>) -> Vec<ListingFile<'a>> {
     let base_url = input.base_url;
-    paths.extend(input.models.iter().map(|m| format!("{}/", m.id)));
-    paths.sort_unstable();
-    let lengths: Vec<usize> = paths.iter().map(|path| url_line_len(base_url, path)).collect();
+    // A million addresses and more: sorted, measured and keyed in parallel.
+    paths.par_extend(input.models.par_iter().map(|m| format!("{}/", m.id)));
+    paths.par_sort_unstable();
+    let lengths: Vec<usize> = paths.par_iter().map(|path| url_line_len(base_url, path)).collect();
     let line_bytes = |i: usize| lengths[i];
     let cut = Cut { bytes: Some((&line_bytes, MAX_LISTING_FILE_BYTES - URLSET_HEAD.len() - URLSET_TAIL.len())), ..Cut::at_most(input.settings.sitemap_urls) };
     let runs = pages(paths.len(), |i| &paths[i], &cut);
@@ -73,15 +75,20 @@ fn sitemaps<'a>(input: &'a ListingInput<'a>, mut paths: Vec<String>) -> Vec<List
     if runs.len() <= 1 {
         return vec![urlset("sitemap.xml".into(), runs.first().cloned().unwrap_or(0..0))];
     }
+    let names: Vec<String> = runs
+        .iter()
+        .enumerate()
+        .map(|(n, range)| {
+            let name = if n == 0 { "first".to_owned() } else { format!("{:016x}", boundary_hash(&paths[range.start])) };
+            format!("sitemaps/{name}.xml")
+        })
+        .collect();
     let mut index = String::from(INDEX_HEAD);
-    let mut files = Vec::with_capacity(runs.len() + 1);
-    for (n, range) in runs.into_iter().enumerate() {
-        let name = if n == 0 { "first".to_owned() } else { format!("{:016x}", boundary_hash(&paths[range.start])) };
-        let file = format!("sitemaps/{name}.xml");
+    for file in &names {
         index.push_str(&format!("  <sitemap><loc>{}</loc></sitemap>\n", escape_html(&format!("{base_url}{file}"))));
-        files.push(urlset(file, range));
     }
     index.push_str(INDEX_TAIL);
+    let mut files: Vec<ListingFile<'a>> = names.into_par_iter().zip(runs).map(|(file, range)| urlset(file, range)).collect();
     files.push(ListingFile::ready("sitemap.xml".into(), index.into_bytes()));
     files
 }

@@ -23,14 +23,15 @@
 //! A day of changes rewrites every stats file and nothing else of the
 //! models whose counts alone moved: `stats_files` files, however many
 //! models there are. Hidden models are filed too: their pages show their
-//! counts like any other.
+//! counts like any other. Each file (with its namespaces' own files) is a
+//! group made every build, so the million figures are keyed in parallel.
 
 use std::sync::Arc;
 
 use modelpages_record::ModelSummary;
 use serde_json::{json, Map, Value};
 
-use super::file::{hash_counts, KeyHasher, ListingFile};
+use super::file::{hash_counts, KeyHasher, ListingFile, ListingGroup};
 use super::groups::ListingInput;
 use super::folders::stats_path;
 use super::keyed::{pages, Cut};
@@ -46,9 +47,11 @@ fn counts(model: &ModelSummary) -> Value {
     json!([model.downloads, model.likes])
 }
 
-/// Every stats file. `models` are every model with a page (listed or
-/// hidden), by name.
-pub fn stats_files<'a>(input: &ListingInput<'_>, models: Arc<Vec<&'a ModelSummary>>) -> Vec<ListingFile<'a>> {
+/// Every stats file, a group each (with the files of the namespaces filed
+/// on their own beside it), made every build: its key is the figures of
+/// its models, which move every day. `models` are every model with a page
+/// (listed or hidden), by name.
+pub fn stats_groups<'a>(input: &ListingInput<'_>, models: Arc<Vec<&'a ModelSummary>>) -> Vec<ListingGroup<'a>> {
     let files = input.settings.stats_files;
     let page_size = input.settings.page_size;
     // Namespaces as runs of `models` (they are together, by name), by file.
@@ -61,48 +64,58 @@ pub fn stats_files<'a>(input: &ListingInput<'_>, models: Arc<Vec<&'a ModelSummar
             start = i;
         }
     }
+    by_file
+        .into_iter()
+        .map(|(path, namespaces)| {
+            let models = Arc::clone(&models);
+            ListingGroup::always(&format!("stats {path}"), move || stats_file(path, namespaces, models, page_size))
+        })
+        .collect()
+}
+
+/// One stats file, `path`, of the namespaces `namespaces` (runs of
+/// `models`), and the files of those filed on their own.
+fn stats_file<'a>(path: String, namespaces: Vec<std::ops::Range<usize>>, models: Arc<Vec<&'a ModelSummary>>, page_size: usize) -> Vec<ListingFile<'a>> {
     let mut out = Vec::new();
-    for (path, namespaces) in by_file {
-        let mut key = KeyHasher::new("stats");
-        let mut split: Vec<(std::ops::Range<usize>, Vec<std::ops::Range<usize>>)> = Vec::new();
-        for run in &namespaces {
-            let ids = &models[run.clone()];
-            let cut = pages(ids.len(), |i| ids[i].id.as_str(), &Cut::around(page_size, super::folders::PAGE_SPREAD));
-            if cut.len() > INLINE_PAGES {
-                key.str("pages");
-                for page in &cut {
-                    key.str(&ids[page.start].id);
-                }
-                let chunks = cut.into_iter().map(|p| run.start + p.start..run.start + p.end).collect();
-                split.push((run.clone(), chunks));
-            } else {
-                for model in ids {
-                    hash_counts(&mut key, model);
-                }
+    let mut key = KeyHasher::new("stats");
+    let mut split: Vec<(std::ops::Range<usize>, Vec<std::ops::Range<usize>>)> = Vec::new();
+    for run in &namespaces {
+        let ids = &models[run.clone()];
+        let cut = pages(ids.len(), |i| ids[i].id.as_str(), &Cut::around(page_size, super::folders::PAGE_SPREAD));
+        if cut.len() > INLINE_PAGES {
+            key.str("pages");
+            for page in &cut {
+                key.str(&ids[page.start].id);
+            }
+            let chunks = cut.into_iter().map(|p| run.start + p.start..run.start + p.end).collect();
+            split.push((run.clone(), chunks));
+        } else {
+            for model in ids {
+                hash_counts(&mut key, model);
             }
         }
-        for (run, chunks) in &split {
-            out.extend(chunk_files(&path, &models, run.clone(), chunks.clone()));
-        }
-        let models = Arc::clone(&models);
-        out.push(ListingFile::lazy(path, key.finish(), move || {
-            let mut by_namespace = Map::new();
-            for run in &namespaces {
-                let namespace = name_of(models[run.start]).0;
-                let own = split.iter().find(|(r, _)| r == run).map(|(_, chunks)| chunks);
-                let entry = match own {
-                    Some(chunks) => {
-                        let firsts: Vec<Value> =
-                            chunks.iter().enumerate().map(|(n, c)| if n == 0 { Value::Null } else { json!(name_of(models[c.start]).1) }).collect();
-                        json!({ "pages": firsts })
-                    }
-                    None => Value::Object(run.clone().map(|i| (name_of(models[i]).1.to_owned(), counts(models[i]))).collect()),
-                };
-                by_namespace.insert(namespace.to_owned(), entry);
-            }
-            Ok(serde_json::to_vec(&json!({ "version": VERSION, "namespaces": by_namespace })).expect("stats serialise"))
-        }));
     }
+    for (run, chunks) in &split {
+        out.extend(chunk_files(&path, &models, run.clone(), chunks.clone()));
+    }
+    let models = Arc::clone(&models);
+    out.push(ListingFile::lazy(path, key.finish(), move || {
+        let mut by_namespace = Map::new();
+        for run in &namespaces {
+            let namespace = name_of(models[run.start]).0;
+            let own = split.iter().find(|(r, _)| r == run).map(|(_, chunks)| chunks);
+            let entry = match own {
+                Some(chunks) => {
+                    let firsts: Vec<Value> =
+                        chunks.iter().enumerate().map(|(n, c)| if n == 0 { Value::Null } else { json!(name_of(models[c.start]).1) }).collect();
+                    json!({ "pages": firsts })
+                }
+                None => Value::Object(run.clone().map(|i| (name_of(models[i]).1.to_owned(), counts(models[i]))).collect()),
+            };
+            by_namespace.insert(namespace.to_owned(), entry);
+        }
+        Ok(serde_json::to_vec(&json!({ "version": VERSION, "namespaces": by_namespace })).expect("stats serialise"))
+    }));
     out
 }
 

@@ -38,8 +38,10 @@ pub fn model_words(summary: &ModelSummary) -> Vec<String> {
     found
 }
 
-/// Scratch space for [`for_each_model_word`]: the words found so far.
-pub type SeenWords = Vec<(usize, [u8; MAX_WORD])>;
+/// Scratch space for [`for_each_model_word`]: the words found so far,
+/// each with a hash of it that is compared first (a model's few dozen
+/// words are each checked against all those before them).
+pub type SeenWords = Vec<(u64, usize, [u8; MAX_WORD])>;
 
 /// Calls `found` with each of [`model_words`] without allocating (the
 /// word index tokenises a million models with it): each word is lowercased
@@ -59,9 +61,10 @@ pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut fou
         let mut folded = [0u8; MAX_WORD];
         folded[..len].copy_from_slice(&word.as_bytes()[..len]);
         folded[..len].make_ascii_lowercase();
-        if !seen.iter().any(|(n, w)| w[..*n] == folded[..len]) {
+        let hash = folded[..len].iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3));
+        if !seen.iter().any(|(h, n, w)| *h == hash && w[..*n] == folded[..len]) {
             found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
-            seen.push((len, folded));
+            seen.push((hash, len, folded));
         }
     }
 }
