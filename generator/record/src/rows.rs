@@ -44,6 +44,13 @@ impl TagList {
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         self.0.split('\n').filter(|t| !t.is_empty())
     }
+
+    /// The tags as kept, one a line: tells two lists apart as the tags
+    /// themselves do (no tag is empty or holds a line break), so a key can
+    /// hash it whole, a million times a build, rather than tag by tag.
+    pub fn joined(&self) -> &str {
+        &self.0
+    }
 }
 
 impl<S: AsRef<str>> FromIterator<S> for TagList {

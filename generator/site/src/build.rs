@@ -424,7 +424,7 @@ pub(crate) fn write_listings(
     let stored = manifest.stored.summaries().map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
     timer.lap("summaries decoded");
     let mut with_pages: Vec<(&ModelSummary, bool)> =
-        manifest.models.values().map(|e| (&e.summary, e.row.hidden)).chain(stored.iter().map(|(s, hidden)| (s, *hidden))).collect();
+        manifest.models.values().map(|e| (&e.summary, e.row.hidden)).chain(stored.iter().flatten().map(|(s, hidden)| (s, *hidden))).collect();
     with_pages.par_sort_unstable_by(|a, b| by_name(a.0, b.0));
     // Hidden models (test fixtures) have pages, and stats, but no place in
     // any listing.

@@ -96,6 +96,38 @@ pub fn reject_layout_clashes<T: Send>(
     kept
 }
 
+/// Whether the ids `added` join `known`, ids that keep the layout rules
+/// among themselves (a previous build's), without [`reject_layout_clashes`]
+/// dropping any id of either. The added ids are put to the rules on their
+/// own; the known ones are only scanned for a twin by case of an added id
+/// or of its namespace, so a million known ids are looked at once, not
+/// sorted and folded.
+pub fn join_without_clashes<'k>(added: &[&str], known: impl Iterator<Item = &'k str>) -> bool {
+    let mut errors = Vec::new();
+    if reject_layout_clashes(added.to_vec(), |id| id, |id| PathBuf::from(id), &mut errors).len() != added.len() {
+        return false;
+    }
+    fn namespace(id: &str) -> &str {
+        id.split_once('/').map_or(id, |(ns, _)| ns)
+    }
+    let ids: HashSet<FoldedId<'_>, foldhash::fast::RandomState> = added.iter().map(|id| FoldedId(id)).collect();
+    let namespaces: HashMap<FoldedId<'_>, &str, foldhash::fast::RandomState> = added.iter().map(|id| (FoldedId(namespace(id)), namespace(id))).collect();
+    let mut last_namespace = "";
+    for id in known {
+        if ids.contains(&FoldedId(id)) {
+            return false;
+        }
+        let known_namespace = namespace(id);
+        if known_namespace != last_namespace {
+            if namespaces.get(&FoldedId(known_namespace)).is_some_and(|spelled| *spelled != known_namespace) {
+                return false;
+            }
+            last_namespace = known_namespace;
+        }
+    }
+    true
+}
+
 /// An id compared and hashed as its ASCII lower case, without making that
 /// lower-case copy.
 struct FoldedId<'a>(&'a str);
@@ -119,5 +151,39 @@ impl std::hash::Hash for FoldedId<'_> {
             state.write(&block[..part.len()]);
         }
         state.write_usize(self.0.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan agrees with the rules put to every id at once, on ids that
+    /// clash by case of the id or of the namespace, reserved names, and
+    /// added ids that clash with each other.
+    #[test]
+    fn added_ids_join_exactly_when_the_rules_on_all_ids_keep_them_all() {
+        let known = ["org/a", "org/b", "Team/x", "solo/m-1"];
+        let cases: [(&[&str], bool); 11] = [
+            (&["org/c"], true),
+            (&["new/a", "new/b"], true),
+            (&["Team/y", "solo/m-2"], true),
+            (&["ORG/c"], false),
+            (&["org/A"], false),
+            (&["team/y"], false),
+            (&["stats/x"], false),
+            (&["org/index.html"], false),
+            (&["new/a", "NEW/b"], false),
+            (&["new/a", "new/A"], false),
+            (&["SOLO/M-1"], false),
+        ];
+        for (added, fits) in cases {
+            let mut all: Vec<&str> = known.to_vec();
+            all.extend(added);
+            let mut errors = Vec::new();
+            let by_rules = reject_layout_clashes(all.clone(), |id| id, |id| PathBuf::from(id), &mut errors).len() == all.len();
+            assert_eq!(by_rules, fits, "{added:?}: the case itself");
+            assert_eq!(join_without_clashes(added, known.iter().copied()), fits, "{added:?}");
+        }
     }
 }

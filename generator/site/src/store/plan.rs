@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use modelpages_record::{discover_each, ModelSource, RecordError};
 use rayon::prelude::*;
 
-use crate::corpus::reject_layout_clashes;
+use crate::corpus::{join_without_clashes, reject_layout_clashes};
 use crate::store::io_pool::with_io_threads;
 use crate::store::manifest::{Manifest, ModelEntry, ModelRow, StampHash};
 use crate::store::stored_models::StoredModels;
@@ -160,11 +160,7 @@ pub fn survey_listed(models_dir: &Path, ids: &[String], previous: &Manifest) -> 
 /// layout rule: no reserved namespace or name, and no id or namespace that
 /// differs from another only by case.
 fn fit_the_layout(added: &[&str], previous: &Manifest) -> bool {
-    let mut ids: Vec<&str> = previous.rows().map(|(id, _)| id).collect();
-    ids.extend(added);
-    let mut errors = Vec::new();
-    let kept = reject_layout_clashes(ids, |id| id, |id| Path::new(id).to_owned(), &mut errors);
-    errors.is_empty() && kept.len() == previous.len() + added.len()
+    join_without_clashes(added, previous.rows().map(|(id, _)| id))
 }
 
 /// Plans a build from a survey of the models folder and the previous build's

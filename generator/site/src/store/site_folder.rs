@@ -18,7 +18,7 @@
 //! keeps the marker, a dot file): cheaply, since a one-model rebuild of
 //! 100,000 models must stay fast (BENCHMARKS.md).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;

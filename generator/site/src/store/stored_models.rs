@@ -163,8 +163,9 @@ impl StoredModels {
     /// Every stored model's listing row, with whether it is hidden, decoded
     /// (in parallel) from the rest of each chunk while the chunk stays
     /// stored: the next manifest copies it byte for byte instead of
-    /// encoding its entries again.
-    pub fn summaries(&self) -> io::Result<Vec<(ModelSummary, bool)>> {
+    /// encoding its entries again. Chunk by chunk: a million rows are not
+    /// moved once more into one list.
+    pub fn summaries(&self) -> io::Result<Vec<Vec<(ModelSummary, bool)>>> {
         let Some(file) = &self.file else { return Ok(Vec::new()) };
         let decoded: Vec<Vec<(ModelSummary, bool)>> = self
             .chunks
@@ -179,7 +180,7 @@ impl StoredModels {
                 Ok(rest.into_iter().zip(&chunk.index.rows).map(|((_, summary, _), (_, row))| (summary, row.hidden)).collect())
             })
             .collect::<io::Result<_>>()?;
-        Ok(decoded.into_iter().flatten().collect())
+        Ok(decoded)
     }
 
     /// Writes every chunk as it is stored, length prefix included.

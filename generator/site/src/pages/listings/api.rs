@@ -97,9 +97,9 @@ const TASKS: Kind = Kind { folder: "tasks", one: "task" };
 
 /// The entry of the group `key` of `kind` (its models are `ranks`) in
 /// its listing file.
-fn entry<'a, Facts>(input: &ListingInput<'a>, kind: Kind, key: &'a str, ranks: &[u32], facts: Facts, has_examples: Option<bool>) -> GroupDoc<'a, Facts> {
+fn entry<'a, Facts>(input: &ListingInput<'a>, groups: &Groups<'_>, kind: Kind, key: &'a str, ranks: &[u32], facts: Facts, has_examples: Option<bool>) -> GroupDoc<'a, Facts> {
     let base = &input.site.base_path;
-    let runs = id_runs(input, ranks).len();
+    let runs = id_runs(input, groups, ranks).len();
     GroupDoc {
         key,
         facts,
@@ -111,9 +111,8 @@ fn entry<'a, Facts>(input: &ListingInput<'a>, kind: Kind, key: &'a str, ranks: &
 }
 
 /// A group's ids cut into pages.
-fn id_runs(input: &ListingInput<'_>, ranks: &[u32]) -> Vec<std::ops::Range<usize>> {
-    let id = |i: usize| input.models[ranks[i] as usize].id.as_str();
-    pages(ranks.len(), id, &Cut::at_most(input.settings.api_page_size))
+fn id_runs(input: &ListingInput<'_>, groups: &Groups<'_>, ranks: &[u32]) -> Vec<std::ops::Range<usize>> {
+    pages(ranks.len(), |i| groups.boundary(ranks[i]), &Cut::at_most(input.settings.api_page_size))
 }
 
 /// Where a page of a group's ids is: `first`, or `from/<its first id>`.
@@ -122,11 +121,11 @@ fn id_page_path(kind: Kind, key: &str, name: &str) -> String {
 }
 
 /// The pages of ids of one group (`key` of `kind`, its models `ranks`).
-fn id_pages<'a>(input: &'a ListingInput<'a>, kind: Kind, key: &'a str, ranks: &'a [u32]) -> Vec<ListingFile<'a>> {
+fn id_pages<'a>(input: &'a ListingInput<'a>, groups: &Groups<'_>, kind: Kind, key: &'a str, ranks: &'a [u32]) -> Vec<ListingFile<'a>> {
     let base = &input.site.base_path;
     let Kind { folder, one } = kind;
     let id = |i: usize| input.models[ranks[i] as usize].id.as_str();
-    let runs = id_runs(input, ranks);
+    let runs = id_runs(input, groups, ranks);
     let path = |run: usize| match run {
         0 => id_page_path(kind, key, "first"),
         _ => id_page_path(kind, key, &format!("from/{}", id(runs[run].start))),
@@ -163,7 +162,7 @@ pub fn api_groups<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Ve
     let tasks = groups.tasks.iter().map(|(task, ranks)| (TASKS, task.key.as_str(), ranks));
     for (kind, key, ranks) in libraries.chain(tasks).filter(|(_, _, ranks)| !ranks.is_empty()) {
         let name = format!("api {} {key}", kind.one);
-        all.push(ListingGroup::printed(name, groups.print(ranks), move || id_pages(input, kind, key, ranks)));
+        all.push(ListingGroup::printed(name, groups.print(ranks), move || id_pages(input, groups, kind, key, ranks)));
     }
     all
 }
@@ -177,7 +176,7 @@ fn listing_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec
             .par_iter()
             .map(|(library, ranks)| {
                 let facts = LibraryFacts { label: &library.pretty_label, repo_url: &library.repo_url, docs_url: library.docs_url.as_deref() };
-                entry(input, LIBRARIES, &library.key, ranks, facts, Some(input.snippets.has_snippets(&library.key)))
+                entry(input, groups, LIBRARIES, &library.key, ranks, facts, Some(input.snippets.has_snippets(&library.key)))
             })
             .collect(),
     };
@@ -186,7 +185,7 @@ fn listing_files<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec
         tasks: groups
             .tasks
             .par_iter()
-            .map(|(task, ranks)| entry(input, TASKS, &task.key, ranks, TaskFacts { name: &task.name, modality: &task.modality }, None))
+            .map(|(task, ranks)| entry(input, groups, TASKS, &task.key, ranks, TaskFacts { name: &task.name, modality: &task.modality }, None))
             .collect(),
     };
     vec![

@@ -154,16 +154,11 @@ impl KeyHasher {
 pub fn row_key(summary: &ModelSummary) -> ListingKey {
     let mut hasher = KeyHasher::new("row");
     hasher.str(&summary.id).str(&summary.url).opt_str(summary.task.as_deref()).opt_str(summary.library.as_deref());
-    for tag in summary.tags.iter() {
-        hasher.str(tag);
-    }
+    hasher.str(summary.tags.joined());
     // What the search's rows show of its facets.
     let facets = &summary.facets;
     for values in [&facets.languages, &facets.licenses, &facets.providers] {
-        hasher.num(values.iter().count() as u64);
-        for value in values.iter() {
-            hasher.str(value);
-        }
+        hasher.str(values.joined());
     }
     hasher.opt_num(facets.params.map(u64::from)).opt_num(facets.fits.map(u64::from)).opt_num(updated_day(summary).map(|d| d as u64));
     hasher.finish()
@@ -177,9 +172,7 @@ pub fn member_key(summary: &ModelSummary, row: &ListingKey) -> ListingKey {
     let mut hasher = KeyHasher::new("member");
     hasher.key(row).opt_num(summary.downloads).opt_num(summary.likes);
     hasher.opt_num(summary.created.map(|t| t as u64)).opt_num(summary.updated.map(|t| t as u64));
-    for tag in summary.filters.iter() {
-        hasher.str(tag);
-    }
+    hasher.str(summary.filters.joined());
     hasher.finish()
 }
 

@@ -147,11 +147,12 @@ pub fn paged_files<'k>(
     folder: &KeyedFolder,
     n: usize,
     id: &dyn Fn(usize) -> &'k str,
+    hash: &dyn Fn(usize) -> u64,
     page_size: usize,
     base_path: &str,
     front: &str,
 ) -> (Vec<PageFile>, Vec<PageLink>) {
-    let paging = Paging::new(n, id, page_size, PAGE_SPREAD, ROOT_PAGES * page_size);
+    let paging = Paging::new(n, hash, page_size, PAGE_SPREAD, ROOT_PAGES * page_size);
     let url = |level: usize, run: usize| {
         let first = paging.entries(level, run).start;
         format!("{base_path}{}", folder.folder(level, (run > 0).then(|| id(first))))
@@ -199,11 +200,12 @@ pub fn pages_from_front<'k>(
     folder: &KeyedFolder,
     n: usize,
     id: &dyn Fn(usize) -> &'k str,
+    hash: &dyn Fn(usize) -> u64,
     page_size: usize,
     base_path: &str,
 ) -> Vec<(PageFile, bool)> {
     let front = folder.folder(0, None);
-    let (pages, links) = paged_files(folder, n, id, page_size, base_path, &front);
+    let (pages, links) = paged_files(folder, n, id, hash, page_size, base_path, &front);
     if pages.is_empty() {
         let empty = PageFile { folder: front, level: 0, entries: 0..0, links: Vec::new(), pager: Pager::default(), part: None };
         return vec![(empty, true)];
@@ -313,7 +315,7 @@ mod tests {
     #[test]
     fn pages_link_their_neighbours_and_the_page_above() {
         let ids: Vec<String> = (0..3000).map(|i| format!("org/m{i:05}")).collect();
-        let (files, front) = paged_files(&KeyedFolder::task("t"), ids.len(), &|i| &ids[i], 5, "/", "tasks/t/");
+        let (files, front) = paged_files(&KeyedFolder::task("t"), ids.len(), &|i| &ids[i], &|i| crate::pages::listings::keyed::boundary_hash(&ids[i]), 5, "/", "tasks/t/");
         assert!(!front.is_empty() && front.len() <= ROOT_PAGES * 5);
         assert!(files.iter().any(|f| f.level > 0), "index pages");
         let pages: Vec<&PageFile> = files.iter().filter(|f| f.level == 0).collect();

@@ -16,6 +16,7 @@ use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
 use super::file::{hash_counts, member_key, row_key, updated_day, KeyHasher};
+use super::keyed::boundary_hash;
 use crate::pages::tasks::{Task, TaskCatalogue};
 use crate::settings::ListingSettings;
 use crate::store::manifest::ListingKey;
@@ -75,6 +76,8 @@ pub struct Groups<'a> {
     pub rows: Vec<ListingKey>,
     /// [`member_key`] of each model, by rank: all any listing shows of it.
     members: Vec<ListingKey>,
+    /// The boundary hash of each model's id, by rank (see [`Groups::boundary`]).
+    boundaries: Vec<u64>,
     /// Known tasks that have models, in catalogue order.
     pub tasks: Vec<(&'a Task, Ranks)>,
     /// Every catalogue library, with or without models, in catalogue order.
@@ -151,61 +154,127 @@ impl FacetGroup<'_> {
     }
 }
 
+/// Models sorted into groups per run of this many, side by side.
+const SORTED_TOGETHER: usize = 64 * 1024;
+
+/// The groups of a run of models, by rank, before they are named and ordered.
+struct Sorting<'a> {
+    by_task: Vec<Ranks>,
+    by_library: Vec<Ranks>,
+    by_pair: HashMap<(usize, usize), Ranks>,
+    namespaces: Vec<(&'a str, Ranks)>,
+    by_tag: HashMap<&'a str, Ranks>,
+    by_value: HashMap<(FacetKind, &'a str), Ranks>,
+    by_class: HashMap<(FacetKind, u8), Ranks>,
+}
+
+impl<'a> Sorting<'a> {
+    fn new(tasks: usize, libraries: usize) -> Sorting<'a> {
+        Sorting {
+            by_task: vec![Vec::new(); tasks],
+            by_library: vec![Vec::new(); libraries],
+            by_pair: HashMap::new(),
+            namespaces: Vec::new(),
+            by_tag: HashMap::new(),
+            by_value: HashMap::new(),
+            by_class: HashMap::new(),
+        }
+    }
+
+    /// Puts the model `rank` in its groups; `index` numbers the known tasks and libraries.
+    fn add(&mut self, rank: u32, summary: &'a ModelSummary, index: (&HashMap<&str, usize>, &HashMap<&str, usize>)) {
+        let facets = &summary.facets;
+        let valued = [(FacetKind::Language, &facets.languages), (FacetKind::License, &facets.licenses), (FacetKind::Provider, &facets.providers)];
+        for (kind, values) in valued {
+            for value in values.iter() {
+                self.by_value.entry((kind, value)).or_default().push(rank);
+            }
+        }
+        for (kind, class) in [(FacetKind::Params, facets.params), (FacetKind::Fits, facets.fits)] {
+            if let Some(class) = class {
+                self.by_class.entry((kind, class)).or_default().push(rank);
+            }
+        }
+        for tag in summary.filters.iter() {
+            self.by_tag.entry(tag).or_default().push(rank);
+        }
+        let task = summary.task.as_deref().and_then(|t| index.0.get(t).copied());
+        let library = summary.library.as_deref().and_then(|l| index.1.get(l).copied());
+        if let Some(t) = task {
+            self.by_task[t].push(rank);
+        }
+        if let Some(l) = library {
+            self.by_library[l].push(rank);
+        }
+        if let (Some(t), Some(l)) = (task, library) {
+            self.by_pair.entry((t, l)).or_default().push(rank);
+        }
+        // Models come by name, so a namespace's models come together.
+        let namespace = summary.id.split_once('/').map_or(summary.id.as_str(), |(ns, _)| ns);
+        match self.namespaces.last_mut() {
+            Some((last, ranks)) if *last == namespace => ranks.push(rank),
+            _ => self.namespaces.push((namespace, vec![rank])),
+        }
+    }
+
+    /// These groups followed by those of the run of models after them.
+    fn append(mut self, later: Sorting<'a>) -> Sorting<'a> {
+        for (mine, theirs) in self.by_task.iter_mut().zip(later.by_task).chain(self.by_library.iter_mut().zip(later.by_library)) {
+            mine.extend(theirs);
+        }
+        fn join<K: std::hash::Hash + Eq>(mine: &mut HashMap<K, Ranks>, theirs: HashMap<K, Ranks>) {
+            for (key, ranks) in theirs {
+                mine.entry(key).or_default().extend(ranks);
+            }
+        }
+        join(&mut self.by_pair, later.by_pair);
+        join(&mut self.by_tag, later.by_tag);
+        join(&mut self.by_value, later.by_value);
+        join(&mut self.by_class, later.by_class);
+        // A namespace cut between two runs is one group.
+        let mut namespaces = later.namespaces.into_iter();
+        if let (Some((last, ranks)), Some((first, more))) = (self.namespaces.last_mut(), namespaces.next()) {
+            if *last == first {
+                ranks.extend(more);
+            } else {
+                self.namespaces.push((first, more));
+            }
+        }
+        self.namespaces.extend(namespaces);
+        self
+    }
+}
+
 impl<'a> Groups<'a> {
     pub fn of(input: &ListingInput<'a>) -> Groups<'a> {
         let models = input.models;
-        let (rows, members): (Vec<ListingKey>, Vec<ListingKey>) = models
+        let (rows, (members, boundaries)): (Vec<ListingKey>, (Vec<ListingKey>, Vec<u64>)) = models
             .par_iter()
             .map(|s| {
                 let row = row_key(s);
-                (row, member_key(s, &row))
+                (row, (member_key(s, &row), boundary_hash(&s.id)))
             })
             .unzip();
         let task_index: HashMap<&str, usize> = input.tasks.tasks().iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
         let libraries = input.snippets.catalogue().libraries();
         let library_index: HashMap<&str, usize> = libraries.iter().enumerate().map(|(i, l)| (l.key.as_str(), i)).collect();
-        let mut by_task: Vec<Ranks> = vec![Vec::new(); input.tasks.tasks().len()];
-        let mut by_library: Vec<Ranks> = vec![Vec::new(); libraries.len()];
-        let mut by_pair: HashMap<(usize, usize), Ranks> = HashMap::new();
-        let mut namespaces: Vec<(&'a str, Ranks)> = Vec::new();
-        let mut by_tag: HashMap<&'a str, Ranks> = HashMap::new();
-        let mut by_value: HashMap<(FacetKind, &'a str), Ranks> = HashMap::new();
-        let mut by_class: HashMap<(FacetKind, u8), Ranks> = HashMap::new();
-        for (rank, summary) in models.iter().enumerate() {
-            let rank = rank as u32;
-            let facets = &summary.facets;
-            let valued = [(FacetKind::Language, &facets.languages), (FacetKind::License, &facets.licenses), (FacetKind::Provider, &facets.providers)];
-            for (kind, values) in valued {
-                for value in values.iter() {
-                    by_value.entry((kind, value)).or_default().push(rank);
+        let index = (&task_index, &library_index);
+        // Runs of models sorted side by side, then joined in rank order, so
+        // every group's ranks stay ascending.
+        let Sorting { by_task, by_library, by_pair, namespaces, by_tag, by_value, by_class } = models
+            .par_chunks(SORTED_TOGETHER)
+            .enumerate()
+            .map(|(chunk, run)| {
+                let mut sorting = Sorting::new(input.tasks.tasks().len(), libraries.len());
+                for (i, &summary) in run.iter().enumerate() {
+                    sorting.add((chunk * SORTED_TOGETHER + i) as u32, summary, index);
                 }
-            }
-            for (kind, class) in [(FacetKind::Params, facets.params), (FacetKind::Fits, facets.fits)] {
-                if let Some(class) = class {
-                    by_class.entry((kind, class)).or_default().push(rank);
-                }
-            }
-            for tag in summary.filters.iter() {
-                by_tag.entry(tag).or_default().push(rank);
-            }
-            let task = summary.task.as_deref().and_then(|t| task_index.get(t).copied());
-            let library = summary.library.as_deref().and_then(|l| library_index.get(l).copied());
-            if let Some(t) = task {
-                by_task[t].push(rank);
-            }
-            if let Some(l) = library {
-                by_library[l].push(rank);
-            }
-            if let (Some(t), Some(l)) = (task, library) {
-                by_pair.entry((t, l)).or_default().push(rank);
-            }
-            // Models come by name, so a namespace's models come together.
-            let namespace = summary.id.split_once('/').map_or(summary.id.as_str(), |(ns, _)| ns);
-            match namespaces.last_mut() {
-                Some((last, ranks)) if *last == namespace => ranks.push(rank),
-                _ => namespaces.push((namespace, vec![rank])),
-            }
-        }
+                sorting
+            })
+            .collect::<Vec<Sorting<'a>>>()
+            .into_iter()
+            .reduce(Sorting::append)
+            .unwrap_or_else(|| Sorting::new(input.tasks.tasks().len(), libraries.len()));
         // Tasks renumbered to those that have models; pairs follow.
         let mut task_position = vec![usize::MAX; by_task.len()];
         let mut tasks = Vec::new();
@@ -229,6 +298,7 @@ impl<'a> Groups<'a> {
         let mut groups = Groups {
             rows,
             members,
+            boundaries,
             tasks,
             libraries: libraries.iter().zip(by_library).collect(),
             pairs,
@@ -265,6 +335,12 @@ impl<'a> Groups<'a> {
             members.extend_from_slice(&self.members[rank as usize]);
         }
         KeyHasher::new("group").bytes(&members).finish()
+    }
+
+    /// The [`boundary_hash`] of the model `rank`'s id, which decides where
+    /// the lists by name it is in are cut (see `keyed`).
+    pub fn boundary(&self, rank: u32) -> u64 {
+        self.boundaries[rank as usize]
     }
 
     /// The key of a run of models as a page by name shows them.
@@ -325,11 +401,35 @@ impl Ranking {
         };
         first.then(a.cmp(&b))
     }
+
+    /// What [`Ranking::compare`] compares of a model, as two numbers that
+    /// sort the same way (the rank breaks ties after them).
+    fn sort_key(self, summary: &ModelSummary) -> (u64, u64) {
+        let downloads = u64::MAX - summary.downloads.unwrap_or(0);
+        match self {
+            Ranking::Downloads => (downloads, 0),
+            Ranking::Likes => (u64::MAX - summary.likes.unwrap_or(0), downloads),
+            // Latest first, unknown days last; a day is far from i64's ends.
+            Ranking::Updated => match updated_day(summary) {
+                Some(day) => (0, (i128::from(i64::MAX) - i128::from(day)) as u64),
+                None => (1, 0),
+            },
+        }
+    }
 }
 
-/// The first `most` of `ranks` in `order`.
+/// The first `most` of `ranks` in `order`: each model's figures are looked
+/// up once, and the selection compares plain numbers (a listing's top of
+/// a million models).
 pub fn top_by(models: &[&ModelSummary], ranks: &[u32], order: Ranking, most: usize) -> Vec<u32> {
-    first_by(ranks.to_vec(), most, |a, b| order.compare(models, *a, *b))
+    let keyed: Vec<(u64, u64, u32)> = ranks
+        .iter()
+        .map(|&rank| {
+            let (first, second) = order.sort_key(models[rank as usize]);
+            (first, second, rank)
+        })
+        .collect();
+    first_by(keyed, most, Ord::cmp).into_iter().map(|(_, _, rank)| rank).collect()
 }
 
 /// The first `most` of `items` in the order `compare` gives, in order,
@@ -376,5 +476,72 @@ mod tests {
         let models = [at("a/a", 1, Some(10 * day + 5)), at("b/b", 9, Some(10 * day + 80_000)), at("c/c", 5, Some(11 * day)), at("d/d", 7, None)];
         let refs: Vec<&ModelSummary> = models.iter().collect();
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Updated, 10), [2, 0, 1, 3]);
+    }
+
+    /// Runs of models sorted apart and joined give the groups one run gives:
+    /// ranks ascending, a namespace cut between runs (or spanning several)
+    /// one group.
+    #[test]
+    fn runs_sorted_apart_join_into_the_groups_of_one_run() {
+        use modelpages_record::SearchFacets;
+        let models: Vec<ModelSummary> = (0..200)
+            .map(|i| ModelSummary {
+                id: format!("ns{:02}/m{i:03}", if i < 90 { i / 45 } else { 2 + i / 7 }),
+                task: Some(["t0", "t1", "zz"][i % 3].into()),
+                library: Some(["l0", "l1"][i % 2].into()),
+                filters: [format!("tag{}", i % 5), "shared".into()].iter().collect(),
+                facets: SearchFacets {
+                    languages: [["en", "fr"][i % 2]].iter().collect(),
+                    params: (i % 4 != 0).then_some((i % 3) as u8),
+                    ..SearchFacets::default()
+                },
+                ..summary("x/x", i as u64, 0)
+            })
+            .collect();
+        let tasks: HashMap<&str, usize> = [("t0", 0), ("t1", 1)].into_iter().collect();
+        let libraries: HashMap<&str, usize> = [("l0", 0), ("l1", 1)].into_iter().collect();
+        let sort = |range: std::ops::Range<usize>| {
+            let mut sorting = Sorting::new(2, 2);
+            for rank in range {
+                sorting.add(rank as u32, &models[rank], (&tasks, &libraries));
+            }
+            sorting
+        };
+        let whole = sort(0..models.len());
+        for run in [1, 7, 44, 45, 199] {
+            let starts: Vec<usize> = (0..models.len()).step_by(run).collect();
+            let joined = starts.iter().map(|&s| sort(s..(s + run).min(models.len()))).reduce(Sorting::append).unwrap();
+            assert_eq!(joined.namespaces, whole.namespaces, "runs of {run}");
+            assert_eq!((&joined.by_task, &joined.by_library, &joined.by_pair), (&whole.by_task, &whole.by_library, &whole.by_pair), "runs of {run}");
+            assert_eq!((&joined.by_tag, &joined.by_value, &joined.by_class), (&whole.by_tag, &whole.by_value, &whole.by_class), "runs of {run}");
+        }
+        assert_eq!(whole.namespaces.len(), 2 + (199 / 7 - 90 / 7) + 1);
+        assert_eq!(whole.namespaces[0].1, (0..45).collect::<Vec<u32>>());
+        assert_eq!(whole.by_tag["shared"].len(), 200);
+    }
+
+    /// The top in each order is the start of the list sorted by
+    /// [`Ranking::compare`], whatever the figures (ties, none, extremes).
+    #[test]
+    fn tops_are_the_start_of_the_list_in_order() {
+        let day = 86_400i64;
+        let models: Vec<ModelSummary> = (0..300u64)
+            .map(|i| ModelSummary {
+                id: format!("ns/m{i:03}"),
+                downloads: [Some(i % 7), None, Some(u64::MAX), Some(0)][(i % 4) as usize].filter(|_| i % 5 != 0).or(Some(i * 13 % 11)),
+                likes: (i % 3 != 0).then_some(i % 4),
+                updated: [Some(-40 * day + 7), None, Some(i as i64 % 9 * day), Some(i64::MAX), Some(i64::MIN)][(i % 5) as usize],
+                ..ModelSummary::default()
+            })
+            .collect();
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        let ranks: Vec<u32> = (0..300).filter(|r| r % 7 != 3).collect();
+        for order in Ranking::ALL {
+            let mut sorted = ranks.clone();
+            sorted.sort_by(|a, b| order.compare(&refs, *a, *b));
+            for most in [0, 1, 10, 250, 400] {
+                assert_eq!(top_by(&refs, &ranks, order, most), sorted[..most.min(sorted.len())], "{order:?}, {most}");
+            }
+        }
     }
 }

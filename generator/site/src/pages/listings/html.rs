@@ -24,6 +24,7 @@ use modelpages_record::ModelSummary;
 use super::file::{KeyHasher, ListingFile, ListingGroup};
 use super::folders::{hash_links, paged_files, pages_from_front, stats_path, FeedScope, KeyedFolder, PageFile};
 use super::groups::{top_by, FacetGroup, FacetKind, Groups, ListingInput, Ranking};
+use super::keyed::boundary_hash;
 use crate::pages::libraries::library_link;
 
 /// What a model listing is of.
@@ -246,7 +247,7 @@ fn ranked_listing<'a>(
     // Up to a page of models, the front page shows them all.
     let (pages, front_links) = if ranks.len() > page_size {
         let id = |i: usize| models[ranks[i] as usize].id.as_str();
-        paged_files(&folder, ranks.len(), &id, page_size, &input.site.base_path, &front)
+        paged_files(&folder, ranks.len(), &id, &|i| groups.boundary(ranks[i]), page_size, &input.site.base_path, &front)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -292,7 +293,7 @@ fn namespace_listing<'a>(
     let folder = KeyedFolder::namespace(namespace);
     let subject = Subject::Namespace(namespace.to_owned());
     let stats = format!("{}{}", input.site.base_path, stats_path(namespace, input.settings.stats_files));
-    pages_from_front(&folder, ranks.len(), &id, input.settings.page_size, &input.site.base_path)
+    pages_from_front(&folder, ranks.len(), &id, &|i| groups.boundary(ranks[i]), input.settings.page_size, &input.site.base_path)
         .into_iter()
         .map(|(page, is_front)| model_page(input, groups, &subject, ranks, page, is_front.then_some(ranks.len()), Some(stats.clone())))
         .collect()
@@ -339,7 +340,7 @@ fn namespace_index<'a>(input: &'a ListingInput<'a>, groups: &'a Groups<'a>, file
     let all = &groups.namespaces;
     let name = |i: usize| all[i].0;
     let folder = KeyedFolder::namespace_index();
-    for (page, is_front) in pages_from_front(&folder, all.len(), &name, input.settings.page_size, &input.site.base_path) {
+    for (page, is_front) in pages_from_front(&folder, all.len(), &name, &|i| boundary_hash(name(i)), input.settings.page_size, &input.site.base_path) {
         let rows = if page.level == 0 { &all[page.entries.clone()] } else { &all[0..0] };
         let namespace_count = is_front.then_some(all.len());
         let mut key = KeyHasher::new("namespace index page");

@@ -27,10 +27,11 @@ use std::ops::Range;
 /// The hash deciding whether a key starts a page, the same on every
 /// machine: FNV-1a over its bytes, then SplitMix64's finaliser, so that its
 /// low digits (a page ends where the hash is divisible by its target size)
-/// are as well mixed as its high ones. Every model's id is hashed for every
-/// list it is in, about a dozen times a build: a cryptographic hash here
-/// was a fair part of a one-model rebuild at hub scale, and nothing needs
-/// one (ids chosen so that none starts a page only meet the forced cuts).
+/// are as well mixed as its high ones. Every model is in about a dozen
+/// lists: its id is hashed once a build (`Groups::boundary`) and the lists
+/// take the hash. A cryptographic hash here was a fair part of a one-model
+/// rebuild at hub scale, and nothing needs one (ids chosen so that none
+/// starts a page only meet the forced cuts).
 pub fn boundary_hash(key: &str) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in key.bytes() {
@@ -62,15 +63,16 @@ impl Cut<'_> {
     }
 }
 
-/// Cuts `n` entries (entry `i` has key `key(i)`) into runs, where a key
-/// whose hash is divisible by `divisor` starts a run (see the overview).
-fn runs<'k>(n: usize, key: &impl Fn(usize) -> &'k str, divisor: u64, cut: &Cut<'_>) -> Vec<Range<usize>> {
+/// Cuts `n` entries (entry `i` has the [`boundary_hash`] of its key
+/// `hash(i)`) into runs, where a hash divisible by `divisor` starts a run
+/// (see the overview).
+fn runs(n: usize, hash: &impl Fn(usize) -> u64, divisor: u64, cut: &Cut<'_>) -> Vec<Range<usize>> {
     let mut runs = Vec::new();
     let (mut start, mut size) = (0, 0);
     for i in 0..n {
         let entry_bytes = cut.bytes.as_ref().map_or(0, |(bytes, _)| bytes(i));
         if i > start {
-            let natural = boundary_hash(key(i)).is_multiple_of(divisor);
+            let natural = hash(i).is_multiple_of(divisor);
             let full = i - start >= cut.most || cut.bytes.as_ref().is_some_and(|(_, most)| size + entry_bytes > *most);
             if natural || full {
                 runs.push(start..i);
@@ -86,13 +88,15 @@ fn runs<'k>(n: usize, key: &impl Fn(usize) -> &'k str, divisor: u64, cut: &Cut<'
 }
 
 /// Cuts `n` entries into pages (see the overview): one page when they are
-/// at most `cut.target` and fit its byte limit.
-pub fn pages<'k>(n: usize, key: impl Fn(usize) -> &'k str, cut: &Cut<'_>) -> Vec<Range<usize>> {
+/// at most `cut.target` and fit its byte limit. `hash(i)` is the
+/// [`boundary_hash`] of entry `i`'s key: a model's is hashed once a build
+/// (`Groups::boundary`) for the dozen lists it is in.
+pub fn pages(n: usize, hash: impl Fn(usize) -> u64, cut: &Cut<'_>) -> Vec<Range<usize>> {
     let fits = cut.bytes.as_ref().is_none_or(|(bytes, most)| (0..n).map(bytes).sum::<usize>() <= *most);
     if n <= cut.target && fits {
         return std::iter::once(0..n).filter(|all| !all.is_empty()).collect();
     }
-    runs(n, &key, cut.target as u64, cut)
+    runs(n, &hash, cut.target as u64, cut)
 }
 
 /// A list's pages and the levels of index pages above them.
@@ -107,19 +111,19 @@ pub struct Paging {
 }
 
 impl Paging {
-    /// Cuts `n` entries into pages of `target` entries on average (at most
-    /// `spread` times that), with index levels until the top level has at
-    /// most `root_links` runs.
-    pub fn new<'k>(n: usize, key: impl Fn(usize) -> &'k str, target: usize, spread: usize, root_links: usize) -> Paging {
+    /// Cuts `n` entries (hashed as [`pages`] takes them) into pages of
+    /// `target` entries on average (at most `spread` times that), with
+    /// index levels until the top level has at most `root_links` runs.
+    pub fn new(n: usize, hash: impl Fn(usize) -> u64, target: usize, spread: usize, root_links: usize) -> Paging {
         let cut = Cut::around(target, spread);
-        let mut levels = vec![pages(n, &key, &cut)];
+        let mut levels = vec![pages(n, &hash, &cut)];
         let mut parents = Vec::new();
         let mut divisor = cut.target as u64;
         while levels.last().expect("a level").len() > root_links.max(2) {
             let below = levels.last().expect("a level");
             divisor = divisor.saturating_mul(cut.target as u64).max(2);
-            let first_key = |r: usize| key(below[r].start);
-            let level = runs(below.len(), &first_key, divisor, &cut);
+            let first_hash = |r: usize| hash(below[r].start);
+            let level = runs(below.len(), &first_hash, divisor, &cut);
             let mut parent = vec![0; below.len()];
             for (p, run) in level.iter().enumerate() {
                 parent[run.clone()].fill(p);
@@ -165,7 +169,7 @@ mod tests {
     #[test]
     fn pages_hold_every_entry_once_and_respect_the_limits() {
         let keys = ids(5000);
-        let pages = pages(keys.len(), |i| &keys[i], &Cut::around(50, 3));
+        let pages = pages(keys.len(), |i| boundary_hash(&keys[i]), &Cut::around(50, 3));
         assert_eq!(pages.first().unwrap().start, 0);
         assert_eq!(pages.last().unwrap().end, keys.len());
         assert!(pages.windows(2).all(|w| w[0].end == w[1].start));
@@ -175,9 +179,9 @@ mod tests {
         // Byte limits cut too.
         let size = |_: usize| 10;
         let cut = Cut { target: 50, most: 1000, bytes: Some((&size, 95)) };
-        assert!(super::pages(keys.len(), |i| &keys[i], &cut).iter().all(|p| p.len() <= 9));
-        assert_eq!(super::pages(40, |i| &keys[i], &Cut::around(50, 3)), std::iter::once(0..40).collect::<Vec<_>>(), "a short list is one page");
-        assert!(super::pages(0, |i| &keys[i], &Cut::around(50, 3)).is_empty());
+        assert!(super::pages(keys.len(), |i| boundary_hash(&keys[i]), &cut).iter().all(|p| p.len() <= 9));
+        assert_eq!(super::pages(40, |i| boundary_hash(&keys[i]), &Cut::around(50, 3)), std::iter::once(0..40).collect::<Vec<_>>(), "a short list is one page");
+        assert!(super::pages(0, |i| boundary_hash(&keys[i]), &Cut::around(50, 3)).is_empty());
     }
 
     /// Adding or removing one entry changes at most a few pages (as sets of
@@ -187,7 +191,7 @@ mod tests {
         let keys = ids(20_000);
         let cut = Cut::around(50, 3);
         let named = |keys: &[String]| -> std::collections::BTreeSet<Vec<String>> {
-            pages(keys.len(), |i| &keys[i], &cut).into_iter().map(|r| keys[r].to_vec()).collect()
+            pages(keys.len(), |i| boundary_hash(&keys[i]), &cut).into_iter().map(|r| keys[r].to_vec()).collect()
         };
         let before = named(&keys);
         let mut worst = 0;
@@ -207,7 +211,7 @@ mod tests {
     #[test]
     fn index_levels_cover_the_pages_and_stop_at_the_root_bound() {
         let keys = ids(30_000);
-        let paging = Paging::new(keys.len(), |i| &keys[i], 10, 3, 20);
+        let paging = Paging::new(keys.len(), |i| boundary_hash(&keys[i]), 10, 3, 20);
         assert!(paging.levels.len() >= 3, "{} levels", paging.levels.len());
         assert!(paging.levels[paging.top()].len() <= 20);
         for level in 1..paging.levels.len() {
@@ -222,7 +226,7 @@ mod tests {
         assert_eq!(paging.entries(paging.top(), 0).start, 0);
         assert_eq!(paging.entries(paging.top(), paging.levels[paging.top()].len() - 1).end, keys.len());
         assert_eq!(paging.parent(paging.top(), 0), None);
-        let small = Paging::new(5, |i| &keys[i], 10, 3, 20);
+        let small = Paging::new(5, |i| boundary_hash(&keys[i]), 10, 3, 20);
         assert_eq!(small.levels, [std::iter::once(0..5).collect::<Vec<_>>()]);
     }
 }

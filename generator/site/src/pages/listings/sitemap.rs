@@ -55,7 +55,7 @@ fn sitemaps<'a>(input: &'a ListingInput<'a>, mut paths: Vec<String>) -> Vec<List
     let lengths: Vec<usize> = paths.par_iter().map(|path| url_line_len(base_url, path)).collect();
     let line_bytes = |i: usize| lengths[i];
     let cut = Cut { bytes: Some((&line_bytes, MAX_LISTING_FILE_BYTES - URLSET_HEAD.len() - URLSET_TAIL.len())), ..Cut::at_most(input.settings.sitemap_urls) };
-    let runs = pages(paths.len(), |i| &paths[i], &cut);
+    let runs = pages(paths.len(), |i| boundary_hash(&paths[i]), &cut);
     let paths = Arc::new(paths);
     let urlset = |file: String, range: std::ops::Range<usize>| {
         let mut key = KeyHasher::new("sitemap");

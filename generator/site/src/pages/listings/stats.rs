@@ -34,7 +34,7 @@ use serde_json::{json, Map, Value};
 use super::file::{hash_counts, KeyHasher, ListingFile, ListingGroup};
 use super::groups::ListingInput;
 use super::folders::stats_path;
-use super::keyed::{pages, Cut};
+use super::keyed::{boundary_hash, pages, Cut};
 
 /// The format of the stats files; the island refuses another.
 pub const VERSION: u32 = 1;
@@ -81,7 +81,7 @@ fn stats_file<'a>(path: String, namespaces: Vec<std::ops::Range<usize>>, models:
     let mut split: Vec<(std::ops::Range<usize>, Vec<std::ops::Range<usize>>)> = Vec::new();
     for run in &namespaces {
         let ids = &models[run.clone()];
-        let cut = pages(ids.len(), |i| ids[i].id.as_str(), &Cut::around(page_size, super::folders::PAGE_SPREAD));
+        let cut = pages(ids.len(), |i| boundary_hash(&ids[i].id), &Cut::around(page_size, super::folders::PAGE_SPREAD));
         if cut.len() > INLINE_PAGES {
             key.str("pages");
             for page in &cut {

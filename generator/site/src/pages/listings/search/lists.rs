@@ -162,7 +162,7 @@ fn name_pages<'a>(
     let stats_files = input.settings.stats_files;
     let models = input.models;
     let id = |i: usize| models[ranks[i] as usize].id.as_str();
-    let runs = pages(ranks.len(), id, &Cut::around(input.settings.search_page_size, PAGE_SPREAD));
+    let runs = pages(ranks.len(), |i| groups.boundary(ranks[i]), &Cut::around(input.settings.search_page_size, PAGE_SPREAD));
     let name = |run: usize| if run == 0 { "first.json".to_owned() } else { format!("from/{}.json", id(runs[run].start)) };
     for (n, run) in runs.iter().enumerate() {
         let rows = &ranks[run.clone()];

@@ -40,7 +40,7 @@ use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
 use crate::pages::listings::file::ListingGroup;
-use crate::pages::listings::groups::{Groups, ListingInput, Ranking};
+use crate::pages::listings::groups::{Groups, ListingInput};
 use crate::settings::ListingSettings;
 
 /// The word trie of a site's models, from which its search files are made.
@@ -57,9 +57,7 @@ impl SearchFiles {
     pub fn build(models: &[&ModelSummary], settings: &ListingSettings) -> SearchFiles {
         let index = trie::WordIndex::build(models);
         let all: Vec<u32> = (0..models.len() as u32).collect();
-        let mut by_downloads = all.clone();
-        by_downloads.par_sort_unstable_by(|a, b| Ranking::Downloads.compare(models, *a, *b));
-        let popularity = trie::Popularity::of(by_downloads);
+        let popularity = trie::Popularity::of(by_downloads(models));
         let tree = trie::build_shards(&index, settings.shard_models, &popularity);
         let nodes: std::collections::HashSet<String> = tree.shards.iter().filter(|s| !s.complete).map(|s| s.prefix.clone()).collect();
         SearchFiles { tree, capped: Box::new(move |prefix| nodes.contains(prefix)), all }
@@ -77,5 +75,31 @@ impl SearchFiles {
             files
         }));
         all
+    }
+}
+
+/// Every rank in the order [`Ranking::Downloads`](crate::pages::listings::groups::Ranking::Downloads) gives (most downloaded
+/// first, then by rank), sorted as plain pairs: a million models' figures
+/// are not looked up twenty times each.
+fn by_downloads(models: &[&ModelSummary]) -> Vec<u32> {
+    let mut pairs: Vec<(u64, u32)> = models.par_iter().enumerate().map(|(rank, m)| (u64::MAX - m.downloads.unwrap_or(0), rank as u32)).collect();
+    pairs.par_sort_unstable();
+    pairs.into_iter().map(|(_, rank)| rank).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pages::listings::groups::Ranking;
+
+    #[test]
+    fn models_by_downloads_follow_the_ranking() {
+        let downloads = [Some(5), None, Some(9), Some(5), Some(0), Some(u64::MAX), Some(9)];
+        let models: Vec<ModelSummary> = downloads.iter().map(|&downloads| ModelSummary { downloads, ..ModelSummary::default() }).collect();
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        let mut want: Vec<u32> = (0..refs.len() as u32).collect();
+        want.sort_by(|a, b| Ranking::Downloads.compare(&refs, *a, *b));
+        assert_eq!(by_downloads(&refs), want);
+        assert_eq!(want, [5, 2, 6, 0, 3, 1, 4]);
     }
 }

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
-use super::words::for_each_model_word;
+use super::words::{for_each_model_word, SeenWords};
 
 /// Every distinct word with the models that have it.
 pub struct WordIndex {
@@ -61,7 +61,7 @@ impl WordIndex {
             .map(|chunk| {
                 let mut local: HashMap<String, u32> = HashMap::new();
                 let mut found = Vec::with_capacity(chunk.len() * 24);
-                let mut seen = Vec::new();
+                let mut seen = SeenWords::default();
                 for summary in chunk {
                     for_each_model_word(summary, &mut seen, |w| {
                         let next = local.len() as u32;

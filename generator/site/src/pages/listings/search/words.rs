@@ -34,37 +34,123 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// tags), at most [`MAX_MODEL_WORDS`].
 pub fn model_words(summary: &ModelSummary) -> Vec<String> {
     let mut found = Vec::new();
-    for_each_model_word(summary, &mut Vec::new(), |word| found.push(word.to_owned()));
+    for_each_model_word(summary, &mut SeenWords::default(), |word| found.push(word.to_owned()));
     found
 }
 
-/// Scratch space for [`for_each_model_word`]: the words found so far,
-/// each with a hash of it that is compared first (a model's few dozen
-/// words are each checked against all those before them).
-pub type SeenWords = Vec<(u64, usize, [u8; MAX_WORD])>;
+/// Scratch space for [`for_each_model_word`]: the words found so far with
+/// a hash of each, and a small open-addressed table of them by hash, so a
+/// word is checked against the one or two earlier words in its slot, not
+/// against all of a model's few dozen. A slot is empty unless it carries
+/// the current model's stamp, so nothing is cleared between models.
+pub struct SeenWords {
+    hashes: Vec<u64>,
+    words: Vec<([u8; MAX_WORD], u8)>,
+    /// (stamp, index into `hashes`), by the hash's top bits.
+    slots: [(u32, u8); SEEN_SLOTS],
+    stamp: u32,
+}
+
+/// Twice [`MAX_MODEL_WORDS`]: the table is never more than half full.
+const SEEN_SLOTS: usize = 2 * MAX_MODEL_WORDS;
+
+impl Default for SeenWords {
+    fn default() -> SeenWords {
+        SeenWords { hashes: Vec::new(), words: Vec::new(), slots: [(0, 0); SEEN_SLOTS], stamp: 0 }
+    }
+}
+
+impl SeenWords {
+    /// Empties it for the next model.
+    fn clear(&mut self) {
+        self.hashes.clear();
+        self.words.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots = [(0, 0); SEEN_SLOTS];
+            self.stamp = 1;
+        }
+    }
+
+    /// Adds `word` (`hash` is its hash) unless it is there already; says
+    /// whether it was added.
+    fn add(&mut self, word: &[u8], hash: u64, folded: [u8; MAX_WORD]) -> bool {
+        // The top bits of FNV-1a's last multiplication mix every byte.
+        let mut slot = (hash >> (64 - SEEN_SLOTS.trailing_zeros())) as usize;
+        loop {
+            let (stamp, index) = self.slots[slot];
+            if stamp != self.stamp {
+                self.slots[slot] = (self.stamp, self.hashes.len() as u8);
+                self.hashes.push(hash);
+                self.words.push((folded, word.len() as u8));
+                return true;
+            }
+            let (known, len) = &self.words[usize::from(index)];
+            if self.hashes[usize::from(index)] == hash && &known[..usize::from(*len)] == word {
+                return false;
+            }
+            slot = (slot + 1) % SEEN_SLOTS;
+        }
+    }
+}
+
+/// Each byte folded as a word keeps it: ASCII letters lowercased, digits as
+/// they are, and 0 for every other byte, which only separates words. Bytes
+/// of a character outside ASCII are all 0x80 or more, so a text is cut by
+/// its bytes exactly as by its characters.
+const FOLDED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        let c = byte as u8;
+        table[byte] = if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else if c.is_ascii_alphanumeric() { c } else { 0 };
+        byte += 1;
+    }
+    table
+};
 
 /// Calls `found` with each of [`model_words`] without allocating (the
-/// word index tokenises a million models with it): each word is lowercased
-/// in a buffer of [`MAX_WORD`] bytes; `seen` is scratch space.
+/// word index tokenises a million models with it): each word is folded
+/// into a buffer of [`MAX_WORD`] bytes as its text is scanned once, and
+/// hashed (FNV-1a) on the way; `seen` is scratch space.
 pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut found: impl FnMut(&str)) {
     seen.clear();
     let texts = std::iter::once(summary.id.as_str())
         .chain(summary.task.as_deref())
         .chain(summary.library.as_deref())
-        .chain(summary.tags.iter());
-    for word in texts.flat_map(|text| text.split(|c: char| !c.is_ascii_alphanumeric())).filter(|w| !w.is_empty()) {
-        if seen.len() == MAX_MODEL_WORDS {
-            return;
-        }
-        // A word is ASCII letters and digits: any cut is a char boundary.
-        let len = word.len().min(MAX_WORD);
-        let mut folded = [0u8; MAX_WORD];
-        folded[..len].copy_from_slice(&word.as_bytes()[..len]);
-        folded[..len].make_ascii_lowercase();
-        let hash = folded[..len].iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3));
-        if !seen.iter().any(|(h, n, w)| *h == hash && w[..*n] == folded[..len]) {
-            found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
-            seen.push((hash, len, folded));
+        // A line break between tags only separates words, as a tag's own
+        // dashes do.
+        .chain(std::iter::once(summary.tags.joined()));
+    for text in texts {
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        loop {
+            while at < bytes.len() && FOLDED[usize::from(bytes[at])] == 0 {
+                at += 1;
+            }
+            if at == bytes.len() {
+                break;
+            }
+            let mut folded = [0u8; MAX_WORD];
+            let (mut len, mut hash) = (0, 0xcbf2_9ce4_8422_2325u64);
+            while at < bytes.len() {
+                let byte = FOLDED[usize::from(bytes[at])];
+                if byte == 0 {
+                    break;
+                }
+                if len < MAX_WORD {
+                    folded[len] = byte;
+                    len += 1;
+                    hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+                at += 1;
+            }
+            if seen.hashes.len() == MAX_MODEL_WORDS {
+                return;
+            }
+            if seen.add(&folded[..len], hash, folded) {
+                found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
+            }
         }
     }
 }
@@ -147,12 +233,35 @@ mod tests {
         let many: Vec<String> = (0..80).map(|i| format!("t{i}")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         let cases = [
-            summary("Meta-Llama/Llama-3.1-8B", Some("text-generation"), None, &["LLAMA", "llama-3", "é-ü", "8b"]),
+            summary("Meta-Llama/Llama-3.1-8B", Some("text-generation"), None, &["LLAMA", "llama-3", "é-ü", "8b", "caféBar2X", "日本語-ja", "Ωmega_Ünï"]),
             summary(&format!("ns/{long}-{}", "a".repeat(33)), None, Some("transformers"), &[&long, "x..y", ""]),
             summary("ns/m", None, None, &many),
         ];
         for model in &cases {
             assert_eq!(model_words(model), by_words(model), "{}", model.id);
+        }
+    }
+
+    /// One scratch space serves model after model, across its stamp
+    /// wrapping round: each model's words are its own.
+    #[test]
+    fn scratch_space_carries_nothing_from_one_model_to_the_next() {
+        let tags: Vec<String> = (0..70).map(|i| format!("w{}", i % 40)).collect();
+        let models = [
+            summary("a/llama-8b", Some("text-generation"), None, &["llama", "8B"]),
+            summary("b/llama", None, Some("transformers"), &tags.iter().map(String::as_str).collect::<Vec<_>>()),
+            summary("c/x", None, None, &["llama"]),
+        ];
+        let mut seen = SeenWords::default();
+        for start in [0, u32::MAX - 2] {
+            seen.stamp = start;
+            for _ in 0..3 {
+                for model in &models {
+                    let mut found = Vec::new();
+                    for_each_model_word(model, &mut seen, |w| found.push(w.to_owned()));
+                    assert_eq!(found, model_words(model), "{}", model.id);
+                }
+            }
         }
     }
 
