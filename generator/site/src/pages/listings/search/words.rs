@@ -72,9 +72,10 @@ impl SeenWords {
         }
     }
 
-    /// Adds `word` (`hash` is its hash) unless it is there already; says
-    /// whether it was added.
-    fn add(&mut self, word: &[u8], hash: u64, folded: [u8; MAX_WORD]) -> bool {
+    /// Adds the word `folded[..len]` (`hash` is its hash) unless it is
+    /// there already; says whether it was added.
+    fn add(&mut self, folded: [u8; MAX_WORD], len: usize, hash: u64) -> bool {
+        let word = &folded[..len];
         // The top bits of FNV-1a's last multiplication mix every byte.
         let mut slot = (hash >> (64 - SEEN_SLOTS.trailing_zeros())) as usize;
         loop {
@@ -82,7 +83,7 @@ impl SeenWords {
             if stamp != self.stamp {
                 self.slots[slot] = (self.stamp, self.hashes.len() as u8);
                 self.hashes.push(hash);
-                self.words.push((folded, word.len() as u8));
+                self.words.push((folded, len as u8));
                 return true;
             }
             let (known, len) = &self.words[usize::from(index)];
@@ -94,7 +95,7 @@ impl SeenWords {
     }
 }
 
-/// Each byte folded as a word keeps it: ASCII letters lowercased, digits as
+/// What each byte becomes in a word: ASCII letters lowercased, digits as
 /// they are, and 0 for every other byte, which only separates words. Bytes
 /// of a character outside ASCII are all 0x80 or more, so a text is cut by
 /// its bytes exactly as by its characters.
@@ -148,7 +149,7 @@ pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut fou
             if seen.hashes.len() == MAX_MODEL_WORDS {
                 return;
             }
-            if seen.add(&folded[..len], hash, folded) {
+            if seen.add(folded, len, hash) {
                 found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
             }
         }
