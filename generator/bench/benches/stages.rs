@@ -1,15 +1,18 @@
 //! The costly stages of a build, each alone: snippet generation, highlighting
-//! (with and without the shape cache), page rendering, and the local-app
+//! (with and without the shape cache), page rendering, the local-app
 //! examples of the default corpus's GGUF models (once, and again for every
-//! quantization the page's picker offers).
+//! quantization the page's picker offers), and the search's word index and
+//! trie of a hub-like listing.
 
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use modelpages_bench::synthetic_models;
+use modelpages_record::ModelSummary;
 use modelpages_render::{
     render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates, TreeBlock,
 };
+use modelpages_site::search::trie::{build_shards, Popularity, WordIndex};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
 const MODELS: usize = 1_000;
@@ -138,5 +141,58 @@ fn local_sections(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, snippets, highlighting, rendering, local_sections);
+/// Listing rows shaped like a hub's (ids of a namespace and a name made of
+/// an architecture, a size, a topic and a number; a dozen tags), by name.
+fn hub_like_rows(n: usize) -> Vec<ModelSummary> {
+    let arch = ["bart", "beit", "modernbert", "llama", "qwen2", "mistral", "vit", "whisper", "t5", "gpt2"];
+    let size = ["tiny", "small", "base", "large", "xl"];
+    let topic = ["nli", "plants", "artwork", "long-qa", "chat", "code", "medical", "legal", "asr", "ner"];
+    let languages = ["en", "de", "fi", "fr", "ja", "zh", "es"];
+    let mut rows: Vec<ModelSummary> = (0..n)
+        .map(|i| {
+            let (a, s) = (arch[i % arch.len()], size[i % size.len()]);
+            let tags = [
+                "transformers".to_owned(),
+                "safetensors".into(),
+                a.into(),
+                "question-answering".into(),
+                topic[(i / 10) % topic.len()].into(),
+                languages[i % languages.len()].into(),
+                languages[(i / 7) % languages.len()].into(),
+                format!("base_model:org{}/{a}-{s}", i % 97),
+                format!("base_model:finetune:org{}/{a}-{s}", i % 97),
+                "license:apache-2.0".into(),
+                "region:us".into(),
+            ];
+            ModelSummary {
+                id: format!("lab-{}/{a}-style-{s}-{}-{i}", (i * 7919) % (n / 20).max(1), topic[(i / 10) % topic.len()]),
+                task: Some("question-answering".into()),
+                library: Some("transformers".into()),
+                downloads: Some((i as u64).wrapping_mul(2_654_435_761) % 100_000),
+                tags: tags.iter().collect(),
+                ..ModelSummary::default()
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| a.id.cmp(&b.id));
+    rows
+}
+
+fn search_index(c: &mut Criterion) {
+    const ROWS: usize = 200_000;
+    let rows = hub_like_rows(ROWS);
+    let rows: Vec<&ModelSummary> = rows.iter().collect();
+    let mut group = c.benchmark_group("search index");
+    group.throughput(Throughput::Elements(ROWS as u64));
+    group.sample_size(10);
+    group.bench_function("word index, 200,000 hub-like rows", |b| b.iter(|| WordIndex::build(&rows).len()));
+    let index = WordIndex::build(&rows);
+    let popularity = || Popularity::of((0..ROWS as u32).rev().collect());
+    group.bench_function("trie cut into shards of 1,000, 200,000 hub-like rows", |b| {
+        b.iter(|| build_shards(&index, 1_000, &popularity()).shards.len())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, snippets, highlighting, rendering, local_sections, search_index);
 criterion_main!(benches);

@@ -34,6 +34,7 @@ pub mod lists;
 pub mod manifest;
 pub mod shards;
 pub mod trie;
+pub mod word_index;
 pub mod words;
 
 use modelpages_record::ModelSummary;

@@ -13,7 +13,7 @@
 //! downloads, so a leaf changes only when a model of it is added, removed
 //! or re-tagged; only the tops follow the downloads.
 //!
-//! Building it: the distinct words are sorted, so a prefix's words are a
+//! Building it: the distinct words are sorted ([`WordIndex`]), so a prefix's words are a
 //! contiguous range and every node is a range; the models of a range are
 //! counted with a mark per model (no hashing), and the most downloaded kept
 //! in a bounded heap. Each posting is visited once per node above its leaf,
@@ -21,109 +21,12 @@
 
 use std::cell::RefCell;
 use std::collections::BinaryHeap;
-
-// Seeded per process, as std's maps are, and several times quicker than
-// SipHash on the words of a million models.
-use foldhash::{HashMap, HashMapExt};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use modelpages_record::ModelSummary;
 use rayon::prelude::*;
 
-use super::words::{for_each_model_word, SeenWords};
-
-/// Every distinct word with the models that have it.
-pub struct WordIndex {
-    /// Sorted.
-    pub words: Vec<Box<str>>,
-    /// Model ranks (positions in name order) of word `i`:
-    /// `ranks[starts[i]..starts[i + 1]]`, ascending.
-    starts: Vec<u32>,
-    ranks: Vec<u32>,
-    /// How many models there are.
-    models: usize,
-}
-
-/// Models tokenised per task: small enough to balance two cores, large
-/// enough that a task's word set is worth merging.
-const CHUNK: usize = 16 * 1024;
-
-impl WordIndex {
-    /// Indexes `models` (by name: a model's rank is its position).
-    pub fn build(models: &[&ModelSummary]) -> WordIndex {
-        // One pass over the models: each chunk numbers its own distinct
-        // words and keeps each model's word numbers in rank order (a model
-        // ends with END). Four bytes a posting, not eight for pairs.
-        const END: u32 = u32::MAX;
-        let chunks: Vec<(Vec<String>, Vec<u32>)> = models
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut local: HashMap<String, u32> = HashMap::new();
-                let mut found = Vec::with_capacity(chunk.len() * 24);
-                let mut seen = SeenWords::default();
-                for summary in chunk {
-                    for_each_model_word(summary, &mut seen, |w| {
-                        let next = local.len() as u32;
-                        let id = match local.get(w) {
-                            Some(id) => *id,
-                            None => *local.entry(w.to_owned()).or_insert(next),
-                        };
-                        found.push(id);
-                    });
-                    found.push(END);
-                }
-                let mut names = vec![String::new(); local.len()];
-                for (word, id) in local {
-                    names[id as usize] = word;
-                }
-                found.shrink_to_fit();
-                (names, found)
-            })
-            .collect();
-        // The distinct words of all chunks, sorted; then each chunk's
-        // numbers turned into the sorted words' numbers.
-        let mut words: Vec<Box<str>> = chunks.iter().flat_map(|(names, _)| names.iter().map(|w| w.as_str().into())).collect();
-        words.par_sort_unstable();
-        words.dedup();
-        let ids: HashMap<&str, u32> = words.iter().enumerate().map(|(i, w)| (&**w, i as u32)).collect();
-        let chunks: Vec<Vec<u32>> = chunks
-            .into_par_iter()
-            .map(|(names, mut found)| {
-                let global: Vec<u32> = names.iter().map(|w| ids[w.as_str()]).collect();
-                for id in found.iter_mut().filter(|id| **id != END) {
-                    *id = global[*id as usize];
-                }
-                found
-            })
-            .collect();
-        drop(ids);
-        let mut starts = vec![0u32; words.len() + 1];
-        for &word in chunks.iter().flatten().filter(|w| **w != END) {
-            starts[word as usize + 1] += 1;
-        }
-        for i in 0..words.len() {
-            starts[i + 1] += starts[i];
-        }
-        let mut next: Vec<u32> = starts[..words.len()].to_vec();
-        let mut ranks = vec![0u32; starts[words.len()] as usize];
-        let mut rank = 0u32;
-        for &word in chunks.iter().flatten() {
-            if word == END {
-                rank += 1;
-                continue;
-            }
-            let slot = &mut next[word as usize];
-            ranks[*slot as usize] = rank;
-            *slot += 1;
-        }
-        WordIndex { words, starts, ranks, models: models.len() }
-    }
-
-    fn postings(&self, words: Range<usize>) -> &[u32] {
-        &self.ranks[self.starts[words.start] as usize..self.starts[words.end] as usize]
-    }
-}
+pub use super::word_index::WordIndex;
 
 /// One node of the trie: what a shard file holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,7 +71,7 @@ impl Popularity {
 
 /// Cuts `index` into shards of at most `cap` models each.
 pub fn build_shards(index: &WordIndex, cap: usize, popularity: &Popularity) -> ShardTree {
-    let groups = child_groups(index, 0..index.words.len(), 0);
+    let groups = child_groups(index, 0..index.len(), 0);
     let roots = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
     let build = Build { index, cap, popularity };
     let mut shards: Vec<Shard> = groups.into_par_iter().flat_map_iter(|g| build.node(g.words, g.prefix_len)).collect();
@@ -185,29 +88,44 @@ struct Group {
 
 impl Group {
     fn prefix<'a>(&self, index: &'a WordIndex) -> &'a str {
-        &index.words[self.words.start][..self.prefix_len]
+        &index.word(self.words.start)[..self.prefix_len]
     }
 }
 
 /// The groups of `range` (all sharing a prefix of `depth` bytes) by their
 /// next byte. A word that ends at `depth` is in no group.
 fn child_groups(index: &WordIndex, range: Range<usize>, depth: usize) -> Vec<Group> {
-    let words = &index.words;
+    let word = |i: usize| index.word(i).as_bytes();
     let mut groups = Vec::new();
     let mut start = range.start;
-    while start < range.end && words[start].len() <= depth {
+    while start < range.end && word(start).len() <= depth {
         start += 1;
     }
     while start < range.end {
-        let byte = words[start].as_bytes()[depth];
+        let byte = word(start)[depth];
         // Words are sorted, so the group is contiguous; find its end.
-        let end = start + words[start..range.end].partition_point(|w| w.as_bytes().get(depth) == Some(&byte));
-        let (first, last) = (words[start].as_bytes(), words[end - 1].as_bytes());
+        let end = first_where(start..range.end, |i| word(i).get(depth) != Some(&byte));
+        let (first, last) = (word(start), word(end - 1));
         let shared = first.iter().zip(last).take_while(|(a, b)| a == b).count();
         groups.push(Group { words: start..end, prefix_len: shared });
         start = end;
     }
     groups
+}
+
+/// The first of `range` for which `after` holds, `range.end` if none:
+/// `after` holds for the end of the range if it holds for any.
+fn first_where(range: Range<usize>, after: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (range.start, range.end);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if after(middle) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    low
 }
 
 static NEXT_MARK: AtomicU32 = AtomicU32::new(1);
@@ -228,7 +146,7 @@ impl Build<'_> {
     /// The node for the words `range`, which share `depth` bytes, and every node below it.
     fn node(&self, range: Range<usize>, depth: usize) -> Vec<Shard> {
         let index = self.index;
-        let prefix = index.words[range.start][..depth].to_owned();
+        let prefix = index.word(range.start)[..depth].to_owned();
         let (count, top) = most_downloaded(index, range.clone(), self.cap, &self.popularity.position);
         let mut entries: Vec<u32> = top.into_iter().map(|place| self.popularity.rank[place as usize]).collect();
         if count as usize <= self.cap {
@@ -249,8 +167,8 @@ fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize, position:
     let mark = NEXT_MARK.fetch_add(1, Ordering::Relaxed);
     MARKS.with(|marks| {
         let mut marks = marks.borrow_mut();
-        if marks.len() < index.models {
-            marks.resize(index.models, 0);
+        if marks.len() < index.models() {
+            marks.resize(index.models(), 0);
         }
         let mut count = 0u32;
         let mut heap: BinaryHeap<u32> = BinaryHeap::with_capacity(cap + 1);
@@ -276,6 +194,8 @@ fn most_downloaded(index: &WordIndex, range: Range<usize>, cap: usize, position:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foldhash::HashMap;
+    use modelpages_record::ModelSummary;
     use crate::pages::listings::search::words::model_words;
 
     fn summary(id: &str, tags: &[&str]) -> ModelSummary {

@@ -34,19 +34,51 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// tags), at most [`MAX_MODEL_WORDS`].
 pub fn model_words(summary: &ModelSummary) -> Vec<String> {
     let mut found = Vec::new();
-    for_each_model_word(summary, &mut SeenWords::default(), |word| found.push(word.to_owned()));
+    for_each_model_word(summary, &mut SeenWords::default(), |word| found.push(word.as_str().to_owned()));
     found
 }
 
-/// Scratch space for [`for_each_model_word`]: the words found so far with
-/// a hash of each, and a small open-addressed table of them by hash, so a
-/// word is checked against the one or two earlier words in its slot, not
-/// against all of a model's few dozen. A slot is empty unless it carries
-/// the current model's stamp, so nothing is cleared between models.
+/// A word as the tokeniser finds it: folded, cut to [`MAX_WORD`] bytes,
+/// padded with zeros (no word holds one, so the padded bytes alone tell
+/// two words apart), and hashed (FNV-1a). Comparing two is a hash and two
+/// 16-byte compares, with no call and no length check.
+#[derive(Clone, Copy, Debug)]
+pub struct FoldedWord {
+    bytes: [u8; MAX_WORD],
+    len: u8,
+    pub hash: u64,
+}
+
+impl FoldedWord {
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).expect("ASCII letters and digits")
+    }
+
+    /// A word of lowercase ASCII letters and digits given any hash, for
+    /// tests of tables that must not rely on hashes differing.
+    #[cfg(test)]
+    pub fn with_hash(text: &str, hash: u64) -> FoldedWord {
+        assert!(text.len() <= MAX_WORD && text.bytes().all(|b| FOLDED[usize::from(b)] == b && b != 0));
+        let mut bytes = [0u8; MAX_WORD];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        FoldedWord { bytes, len: text.len() as u8, hash }
+    }
+}
+
+impl PartialEq for FoldedWord {
+    fn eq(&self, other: &FoldedWord) -> bool {
+        self.hash == other.hash && self.bytes == other.bytes
+    }
+}
+
+/// Scratch space for [`for_each_model_word`]: the words found so far, and
+/// a small open-addressed table of them by hash, so a word is checked
+/// against the one or two earlier words in its slot, not against all of a
+/// model's few dozen. A slot is empty unless it carries the current
+/// model's stamp, so nothing is cleared between models.
 pub struct SeenWords {
-    hashes: Vec<u64>,
-    words: Vec<([u8; MAX_WORD], u8)>,
-    /// (stamp, index into `hashes`), by the hash's top bits.
+    words: Vec<FoldedWord>,
+    /// (stamp, index into `words`), by the hash's top bits.
     slots: [(u32, u8); SEEN_SLOTS],
     stamp: u32,
 }
@@ -56,14 +88,13 @@ const SEEN_SLOTS: usize = 2 * MAX_MODEL_WORDS;
 
 impl Default for SeenWords {
     fn default() -> SeenWords {
-        SeenWords { hashes: Vec::new(), words: Vec::new(), slots: [(0, 0); SEEN_SLOTS], stamp: 0 }
+        SeenWords { words: Vec::new(), slots: [(0, 0); SEEN_SLOTS], stamp: 0 }
     }
 }
 
 impl SeenWords {
     /// Empties it for the next model.
     fn clear(&mut self) {
-        self.hashes.clear();
         self.words.clear();
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -72,22 +103,18 @@ impl SeenWords {
         }
     }
 
-    /// Adds the word `folded[..len]` (`hash` is its hash) unless it is
-    /// there already; says whether it was added.
-    fn add(&mut self, folded: [u8; MAX_WORD], len: usize, hash: u64) -> bool {
-        let word = &folded[..len];
+    /// Adds `word` unless it is there already; says whether it was added.
+    fn add(&mut self, word: FoldedWord) -> bool {
         // The top bits of FNV-1a's last multiplication mix every byte.
-        let mut slot = (hash >> (64 - SEEN_SLOTS.trailing_zeros())) as usize;
+        let mut slot = (word.hash >> (64 - SEEN_SLOTS.trailing_zeros())) as usize;
         loop {
             let (stamp, index) = self.slots[slot];
             if stamp != self.stamp {
-                self.slots[slot] = (self.stamp, self.hashes.len() as u8);
-                self.hashes.push(hash);
-                self.words.push((folded, len as u8));
+                self.slots[slot] = (self.stamp, self.words.len() as u8);
+                self.words.push(word);
                 return true;
             }
-            let (known, len) = &self.words[usize::from(index)];
-            if self.hashes[usize::from(index)] == hash && &known[..usize::from(*len)] == word {
+            if self.words[usize::from(index)] == word {
                 return false;
             }
             slot = (slot + 1) % SEEN_SLOTS;
@@ -112,9 +139,9 @@ const FOLDED: [u8; 256] = {
 
 /// Calls `found` with each of [`model_words`] without allocating (the
 /// word index tokenises a million models with it): each word is folded
-/// into a buffer of [`MAX_WORD`] bytes as its text is scanned once, and
-/// hashed (FNV-1a) on the way; `seen` is scratch space.
-pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut found: impl FnMut(&str)) {
+/// into a [`FoldedWord`] as its text is scanned once, and hashed on the
+/// way, so the word index need not hash it again; `seen` is scratch space.
+pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut found: impl FnMut(&FoldedWord)) {
     seen.clear();
     let texts = std::iter::once(summary.id.as_str())
         .chain(summary.task.as_deref())
@@ -132,7 +159,7 @@ pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut fou
             if at == bytes.len() {
                 break;
             }
-            let mut folded = [0u8; MAX_WORD];
+            let mut bytes_of_word = [0u8; MAX_WORD];
             let (mut len, mut hash) = (0, 0xcbf2_9ce4_8422_2325u64);
             while at < bytes.len() {
                 let byte = FOLDED[usize::from(bytes[at])];
@@ -140,17 +167,18 @@ pub fn for_each_model_word(summary: &ModelSummary, seen: &mut SeenWords, mut fou
                     break;
                 }
                 if len < MAX_WORD {
-                    folded[len] = byte;
+                    bytes_of_word[len] = byte;
                     len += 1;
                     hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
                 }
                 at += 1;
             }
-            if seen.hashes.len() == MAX_MODEL_WORDS {
+            if seen.words.len() == MAX_MODEL_WORDS {
                 return;
             }
-            if seen.add(folded, len, hash) {
-                found(std::str::from_utf8(&folded[..len]).expect("ASCII letters and digits"));
+            let word = FoldedWord { bytes: bytes_of_word, len: len as u8, hash };
+            if seen.add(word) {
+                found(&word);
             }
         }
     }
@@ -259,7 +287,7 @@ mod tests {
             for _ in 0..3 {
                 for model in &models {
                     let mut found = Vec::new();
-                    for_each_model_word(model, &mut seen, |w| found.push(w.to_owned()));
+                    for_each_model_word(model, &mut seen, |w| found.push(w.as_str().to_owned()));
                     assert_eq!(found, model_words(model), "{}", model.id);
                 }
             }
