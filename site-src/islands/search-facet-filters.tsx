@@ -10,6 +10,30 @@ import { FACET_FILTERS } from "./search-results";
 import type { Filters } from "./search-results";
 import { numberFormat } from "./search-view";
 
+/** English names of language codes, where the browser has them. */
+const languageNames: Intl.DisplayNames | null = (() => {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * A language tag as a visitor reads it: "French · fr", or the tag alone
+ * where the browser names no such language (a tag is the record's own
+ * text, not always a code).
+ */
+export function languageLabel(tag: string): string {
+  try {
+    const name = languageNames?.of(tag);
+    return name !== undefined && name.toLowerCase() !== tag.toLowerCase() ? `${name} · ${tag}` : tag;
+  } catch {
+    // Not a well-formed language code.
+    return tag;
+  }
+}
+
 /** Parameters as the Hub writes a size: 500M, 1B, 12B. */
 function paramsText(n: number): string {
   return n >= 1e9 ? `${numberFormat.format(n / 1e9)}B` : `${numberFormat.format(n / 1e6)}M`;
@@ -35,18 +59,19 @@ export function FacetFilters({
   const [low, high] = range === null ? [0, classes - 1] : [Number(range[1]), Number(range[2])];
   const setRange = (first: number, last: number): void =>
     update({ params: first === 0 && last === classes - 1 ? "" : `${first}-${last}` });
-  const valueSelect = (kind: "language" | "license" | "provider", label: string, allLabel: string) => (
+  const label = (kind: "language" | "license" | "provider", value: string): string => (kind === "language" ? languageLabel(value) : value);
+  const valueSelect = (kind: "language" | "license" | "provider", name: string, allLabel: string) => (
     <div className="search-field">
-      <label htmlFor={`${ids}-${kind}`}>{label}</label>
+      <label htmlFor={`${ids}-${kind}`}>{name}</label>
       <select id={`${ids}-${kind}`} className="search-select" value={filters[kind]} onChange={(event) => update({ [kind]: event.currentTarget.value })}>
         <option value="">{allLabel}</option>
         {values[kind].map((entry) => (
           <option key={entry.value} value={entry.value}>
-            {entry.value} ({numberFormat.format(entry.count)})
+            {label(kind, entry.value)} ({numberFormat.format(entry.count)})
           </option>
         ))}
         {filters[kind] !== "" && !values[kind].some((entry) => entry.value === filters[kind]) ? (
-          <option value={filters[kind]}>{filters[kind]}</option>
+          <option value={filters[kind]}>{label(kind, filters[kind])}</option>
         ) : null}
       </select>
     </div>

@@ -81,6 +81,33 @@ describe("search facets", () => {
     await context.close();
   });
 
+  test("the language filter names the languages the browser knows and keeps other tags as written", async () => {
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    const facets = JSON.parse(readFileSync(join(DIST, "search/facets.json"), "utf8"));
+    const counts = new Map(facets.language);
+    const { page } = await openSearch(harness, context, "?sort=name");
+    const select = page.getByLabel("Language", { exact: true });
+    const optionText = async (value) => (await select.locator(`option[value="${value}"]`).textContent()).trim();
+    for (const [tag, name] of [
+      ["en", "English"],
+      ["fr", "French"],
+      ["zh", "Chinese"],
+    ]) {
+      assert.ok(counts.has(tag), `${tag} is a facet value`);
+      assert.equal(await optionText(tag), `${name} · ${tag} (${format(counts.get(tag))})`);
+    }
+    // Record tags that are no language code stay as the record writes them.
+    const others = ["multilingual", "code"].filter((tag) => counts.has(tag));
+    assert.ok(others.length > 0, "the corpus has a language tag that is not a code");
+    for (const tag of others) {
+      assert.equal(await optionText(tag), `${tag} (${format(counts.get(tag))})`);
+    }
+    // The value chosen is still the tag.
+    await select.selectOption({ label: `French · fr (${format(counts.get("fr"))})` });
+    await page.waitForURL((url) => url.searchParams.get("language") === "fr");
+    await context.close();
+  });
+
   test("a query combines with facets: the word's matches that pass them", async () => {
     const context = await harness.newContext();
     const want = byName(models.filter((m) => matches(m, "llama") && m.facets.licenses.includes("llama3.1")));
