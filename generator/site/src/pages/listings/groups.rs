@@ -59,12 +59,16 @@ impl ListingInput<'_> {
 /// (ids that differ only in case are refused, so this is a total order).
 /// A namespace's models are together in it: they share the prefix `ns/`.
 pub fn by_name(a: &ModelSummary, b: &ModelSummary) -> Ordering {
-    // Folded byte by byte as they are compared: a million ids are sorted
-    // on every build that lists them anew.
-    fn fold(s: &str) -> impl Iterator<Item = u8> + '_ {
-        s.bytes().map(|c| c.to_ascii_lowercase())
+    // A million ids are sorted on every build that lists them anew, and
+    // neighbours share long prefixes (`namespace/name-`): bytes they share
+    // fold alike, so only what follows is folded, byte by byte as compared.
+    fn folded(s: &[u8]) -> impl Iterator<Item = u8> + '_ {
+        s.iter().map(u8::to_ascii_lowercase)
     }
-    fold(&a.id).cmp(fold(&b.id)).then_with(|| a.id.cmp(&b.id))
+    let (x, y) = (a.id.as_bytes(), b.id.as_bytes());
+    let shared = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let (x, y) = (&x[shared..], &y[shared..]);
+    folded(x).cmp(folded(y)).then_with(|| x.cmp(y))
 }
 
 /// The models of one group, as ranks (positions in name order), ascending.
@@ -465,6 +469,19 @@ mod tests {
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Downloads, 2), [0, 1]);
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Likes, 10), [1, 3, 2, 0]);
         assert!(top_by(&refs, &[0, 1], Ranking::Likes, 0).is_empty());
+    }
+
+    /// The order by name is the ids folded, then as written, whatever
+    /// prefix two ids share.
+    #[test]
+    fn names_compare_as_folded_then_as_written() {
+        let ids = ["a/b", "A/b", "a/B", "a/", "a", "ab/c", "a/bc", "a/bC", "a/b-1", "a/B-1", "Ns/x", "ns/X", "ns/x", "é/a", "É/a", "z", "Z/"];
+        let plain = |a: &str, b: &str| a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()).then_with(|| a.cmp(b));
+        for a in ids {
+            for b in ids {
+                assert_eq!(by_name(&summary(a, 0, 0), &summary(b, 0, 0)), plain(a, b), "{a} against {b}");
+            }
+        }
     }
 
     /// By recency: the day of `lastModified`, latest first, then by name;
