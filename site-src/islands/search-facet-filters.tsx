@@ -24,7 +24,7 @@ const languageNames: Intl.DisplayNames | null = (() => {
  * where the browser names no such language (a tag is the record's own
  * text, not always a code).
  */
-export function languageLabel(tag: string): string {
+function languageLabel(tag: string): string {
   try {
     const name = languageNames?.of(tag);
     return name !== undefined && name.toLowerCase() !== tag.toLowerCase() ? `${name} · ${tag}` : tag;
@@ -33,6 +33,9 @@ export function languageLabel(tag: string): string {
     return tag;
   }
 }
+
+/** The facets whose values are the records' own text, chosen from a list. */
+type ValueFacet = "language" | "license" | "provider";
 
 /** Parameters as the Hub writes a size: 500M, 1B, 12B. */
 function paramsText(n: number): string {
@@ -59,8 +62,8 @@ export function FacetFilters({
   const [low, high] = range === null ? [0, classes - 1] : [Number(range[1]), Number(range[2])];
   const setRange = (first: number, last: number): void =>
     update({ params: first === 0 && last === classes - 1 ? "" : `${first}-${last}` });
-  const label = (kind: "language" | "license" | "provider", value: string): string => (kind === "language" ? languageLabel(value) : value);
-  const valueSelect = (kind: "language" | "license" | "provider", name: string, allLabel: string) => (
+  const label = (kind: ValueFacet, value: string): string => (kind === "language" ? languageLabel(value) : value);
+  const valueSelect = (kind: ValueFacet, name: string, allLabel: string) => (
     <div className="search-field">
       <label htmlFor={`${ids}-${kind}`}>{name}</label>
       <select id={`${ids}-${kind}`} className="search-select" value={filters[kind]} onChange={(event) => update({ [kind]: event.currentTarget.value })}>
