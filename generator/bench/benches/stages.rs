@@ -191,6 +191,15 @@ fn search_index(c: &mut Criterion) {
     group.bench_function("trie cut into shards of 1,000, 200,000 hub-like rows", |b| {
         b.iter(|| build_shards(&index, 1_000, &popularity()).shards.len())
     });
+    // The next build's index, one model added (the middle one was left out
+    // of the saved index), carried on from the saved one.
+    let before: Vec<&ModelSummary> = rows.iter().enumerate().filter(|(i, _)| *i != ROWS / 2).map(|(_, r)| *r).collect();
+    let saved = WordIndex::build(&before).save(&before);
+    let fresh: Vec<bool> = (0..ROWS).map(|i| i == ROWS / 2).collect();
+    group.bench_function("word index carried on, 200,000 hub-like rows, one added", |b| {
+        b.iter(|| WordIndex::carried(&saved, &rows, &fresh).map(|index| index.len()))
+    });
+    group.bench_function("word index saved, 200,000 hub-like rows", |b| b.iter(|| index.save(&rows).len()));
     group.finish();
 }
 

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::assets::AssetError;
 use crate::error::BuildError;
 use crate::model_renderer::{process_model, triage, ModelOutcome};
-use crate::pages::listings::search::SearchFiles;
+use crate::pages::listings::search::{SearchFiles, WordIndex};
 use crate::pages::listings::write::{keep_listing_files, ListingCounts, ListingWrites};
 use crate::pages::listings::{by_name, listing_groups, sitemap_group, Groups};
 use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
@@ -117,13 +117,16 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let writer = open_writer(options, &output, &mut planned, &timer)?;
     write_site_files(&writer, &site, &output.site_id)?;
 
-    let Planned { plan, previous_listings, tree_scope, counts_moved } = planned;
+    let Planned { plan, previous_listings, previous_words, tree_scope, counts_moved } = planned;
     let BuildPlan { mut read, keep, stored, removed, errors } = plan;
     let mut manifest = Manifest::new(global, started_ns);
     manifest.site_id = Some(output.site_id.clone());
     // Stored models are kept as they are (in place, their files are trusted:
     // see `SiteWriter::keep`).
     manifest.stored = stored;
+    // The word index of the models listed, until the listings stage (if
+    // any model's row changed) replaces it.
+    manifest.search_words = previous_words;
     let rows_changed = !removed.is_empty() || counts_moved;
     let mut models = Models { manifest, errors, rendered: 0, rows_changed, manifest_path: OutputFolder::new(&options.out_dir).manifest() };
     for (_, entry) in &removed {
@@ -193,6 +196,8 @@ struct Planned {
     plan: BuildPlan,
     /// The keys of the previous site's listing files, when it is reused.
     previous_listings: Option<ListingMemo>,
+    /// The previous build's word index, saved (see `Manifest::search_words`).
+    previous_words: Option<Vec<u8>>,
     /// How much of the model tree the build works with.
     tree_scope: TreeScope,
     /// Whether some kept model's downloads or likes moved.
@@ -221,6 +226,7 @@ fn plan(options: &BuildOptions, global: &str, timer: &StageTimer) -> Result<Plan
         }
     };
     let previous_listings = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
+    let previous_words = previous.as_mut().and_then(|m| m.search_words.take());
     let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(|source| manifest_error(out, source))?;
     timer.lap("survey, manifest");
     // A build that reads few models checks only the parts of the model
@@ -232,7 +238,7 @@ fn plan(options: &BuildOptions, global: &str, timer: &StageTimer) -> Result<Plan
     plan.read = triage.render;
     plan.keep.extend(triage.recounted);
     timer.lap_detail("triage", &format!(" ({} to render)", plan.read.len()));
-    Ok(Planned { plan, previous_listings, tree_scope, counts_moved: triage.counts_moved })
+    Ok(Planned { plan, previous_listings, previous_words, tree_scope, counts_moved: triage.counts_moved })
 }
 
 /// Stage 7, write, chosen before any model is read: changes the site in place when the change is small and the
@@ -418,24 +424,44 @@ pub(crate) fn write_listings(
         }
         previous => previous,
     };
+    let saved_words = models.manifest.search_words.take();
     let manifest = &models.manifest;
     // The stored models' rows are decoded beside their chunks, which the
     // next manifest copies as they are.
     let stored = manifest.stored.summaries().map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
     timer.lap("summaries decoded");
-    let mut with_pages: Vec<(&ModelSummary, bool)> =
-        manifest.models.values().map(|e| (&e.summary, e.row.hidden)).chain(stored.iter().flatten().map(|(s, hidden)| (s, *hidden))).collect();
+    // Each row with whether its model is hidden and whether the row may
+    // have changed since the previous build (it is not stored as it was).
+    let mut with_pages: Vec<(&ModelSummary, bool, bool)> = manifest
+        .models
+        .values()
+        .map(|e| (&e.summary, e.row.hidden, true))
+        .chain(stored.iter().flatten().map(|(s, hidden)| (s, *hidden, false)))
+        .collect();
     with_pages.par_sort_unstable_by(|a, b| by_name(a.0, b.0));
     // Hidden models (test fixtures) have pages, and stats, but no place in
     // any listing.
-    let listed: Vec<&ModelSummary> = with_pages.iter().filter(|(_, hidden)| !hidden).map(|(s, _)| *s).collect();
-    let with_pages: Vec<&ModelSummary> = with_pages.into_iter().map(|(s, _)| s).collect();
+    let (listed, fresh): (Vec<&ModelSummary>, Vec<bool>) =
+        with_pages.iter().filter(|(_, hidden, _)| !hidden).map(|(s, _, fresh)| (*s, *fresh)).unzip();
+    let with_pages: Vec<&ModelSummary> = with_pages.into_iter().map(|(s, _, _)| s).collect();
     timer.lap("summaries");
     let input = site.listing_input(&listed);
     // Each timed on its own: they run side by side.
-    let ((groups, groups_s), (search, search_s)) =
-        rayon::join(|| seconds(|| Groups::of(&input)), || seconds(|| SearchFiles::build(&listed, &site.listings)));
-    timer.lap_detail("listing groups, search index", &format!(" (groups {groups_s:.3} s, search {search_s:.3} s)"));
+    let ((groups, groups_s), (((index, carried), index_s), (search, search_s), (words, save_s))) = rayon::join(
+        || seconds(|| Groups::of(&input)),
+        || {
+            let index = seconds(|| WordIndex::of(&listed, &fresh, saved_words.as_deref()));
+            let search = seconds(|| SearchFiles::build(&listed, &index.0 .0, &site.listings));
+            let words = seconds(|| index.0 .0.save(&listed));
+            (index, search, words)
+        },
+    );
+    drop((saved_words, index));
+    let how = if carried { "carried on" } else { "made afresh" };
+    timer.lap_detail(
+        "listing groups, search index",
+        &format!(" (groups {groups_s:.3} s; word index {how} {index_s:.3} s, trie {search_s:.3} s, saved {save_s:.3} s)"),
+    );
     let mut writes = ListingWrites::new(writer, previous);
     let all = listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages));
     timer.lap_detail("group prints", &format!(" ({} groups)", all.len()));
@@ -448,6 +474,7 @@ pub(crate) fn write_listings(
     // A million decoded rows are freed while the build commits.
     std::thread::spawn(move || drop(stored));
     models.manifest.listings = memo;
+    models.manifest.search_words = Some(words);
     Ok(counts)
 }
 

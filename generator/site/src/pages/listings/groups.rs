@@ -59,13 +59,17 @@ impl ListingInput<'_> {
 /// (ids that differ only in case are refused, so this is a total order).
 /// A namespace's models are together in it: they share the prefix `ns/`.
 pub fn by_name(a: &ModelSummary, b: &ModelSummary) -> Ordering {
+    ids_by_name(a.id.as_bytes(), b.id.as_bytes())
+}
+
+/// [`by_name`], of two ids.
+pub fn ids_by_name(x: &[u8], y: &[u8]) -> Ordering {
     // A million ids are sorted on every build that lists them anew, and
     // neighbours share long prefixes (`namespace/name-`): bytes they share
     // fold alike, so only what follows is folded, byte by byte as compared.
     fn folded(s: &[u8]) -> impl Iterator<Item = u8> + '_ {
         s.iter().map(u8::to_ascii_lowercase)
     }
-    let (x, y) = (a.id.as_bytes(), b.id.as_bytes());
     let shared = x.iter().zip(y).take_while(|(p, q)| p == q).count();
     let (x, y) = (&x[shared..], &y[shared..]);
     folded(x).cmp(folded(y)).then_with(|| x.cmp(y))

@@ -43,6 +43,7 @@ use rayon::prelude::*;
 use crate::pages::listings::file::ListingGroup;
 use crate::pages::listings::groups::{Groups, ListingInput};
 use crate::settings::ListingSettings;
+pub use word_index::WordIndex;
 
 /// The word trie of a site's models, from which its search files are made.
 pub struct SearchFiles {
@@ -54,12 +55,11 @@ pub struct SearchFiles {
 }
 
 impl SearchFiles {
-    /// Indexes `models` (by name) and cuts the index into shards.
-    pub fn build(models: &[&ModelSummary], settings: &ListingSettings) -> SearchFiles {
-        let index = trie::WordIndex::build(models);
+    /// Cuts `index`, the word index of `models` (by name), into shards.
+    pub fn build(models: &[&ModelSummary], index: &WordIndex, settings: &ListingSettings) -> SearchFiles {
         let all: Vec<u32> = (0..models.len() as u32).collect();
         let popularity = trie::Popularity::of(by_downloads(models));
-        let tree = trie::build_shards(&index, settings.shard_models, &popularity);
+        let tree = trie::build_shards(index, settings.shard_models, &popularity);
         let nodes: std::collections::HashSet<String> = tree.shards.iter().filter(|s| !s.complete).map(|s| s.prefix.clone()).collect();
         SearchFiles { tree, capped: Box::new(move |prefix| nodes.contains(prefix)), all }
     }

@@ -13,6 +13,11 @@
 //!   word its place among all words, and each chunk's numbers their place.
 //! - The postings are counted per word and laid out word by word, each
 //!   word's models in rank order.
+//!
+//! A build that changes a few models carries the previous build's index on
+//! instead ([`carried`]), tokenising only those.
+
+mod carried;
 
 use std::ops::Range;
 
@@ -22,6 +27,7 @@ use rayon::prelude::*;
 use super::words::{for_each_model_word, FoldedWord, SeenWords};
 
 /// Every distinct word with the models that have it.
+#[derive(Debug, PartialEq, Eq)]
 pub struct WordIndex {
     /// The words, sorted, back to back: word `i` ends at `ends[i]` and
     /// starts where word `i - 1` ends.
@@ -43,6 +49,18 @@ const CHUNK: usize = 16 * 1024;
 const END: u32 = u32::MAX;
 
 impl WordIndex {
+    /// Indexes `models` (by name: a model's rank is its position), carrying
+    /// on from `saved`, the previous build's index ([`WordIndex::save`]),
+    /// where it can (see [`carried`]): `fresh[rank]` says whether that
+    /// model's row may have changed since `saved` was made. Says too
+    /// whether it carried on.
+    pub fn of(models: &[&ModelSummary], fresh: &[bool], saved: Option<&[u8]>) -> (WordIndex, bool) {
+        match saved.and_then(|saved| WordIndex::carried(saved, models, fresh)) {
+            Some(index) => (index, true),
+            None => (WordIndex::build(models), false),
+        }
+    }
+
     /// Indexes `models` (by name: a model's rank is its position).
     pub fn build(models: &[&ModelSummary]) -> WordIndex {
         let chunks: Vec<(ChunkWords, Vec<u32>)> = models
