@@ -448,6 +448,16 @@ export class SearchData {
     return this.file(`search/${scope}/${order}/${page}.json`, (json) => parseRankedPage(json, order !== "updated"));
   }
 
+  /**
+   * The first models of `scope` (of `count` in all) in `order`, with their
+   * figures: every ranked page it has.
+   */
+  async rankedModels(scope: string, order: SortKey, count: number): Promise<Model[]> {
+    const pages = Math.ceil(Math.min(count, this.manifest.rankedModels) / this.manifest.pageSize);
+    const fetched = await Promise.all(Array.from({ length: pages }, (_, i) => this.rankedPage(scope, order, i + 1)));
+    return fetched.flatMap((page) => page.models);
+  }
+
   /** `search/facets.json`, fetched once. */
   facetValues(): Promise<FacetValues> {
     return this.file("search/facets.json", parseFacetValues);

@@ -12,8 +12,10 @@
  * only common words) is missing, and the island says so.
  *
  * Leaves hold no downloads (so that they stay as they are while downloads
- * move); a result's figures come from the tops fetched on the way. Models
- * whose figures are known come first, ranked; the others follow by name.
+ * move); a result's figures come from the tops fetched on the way, and for
+ * exact results from the first models of the listing searched as well (see
+ * `withScopeFigures` in search.tsx). Models whose figures are known come
+ * first, ranked; the others follow by name.
  */
 
 import type { Model, SortKey, WordMatch } from "./search-data";
@@ -80,19 +82,21 @@ export function textResults(terms: readonly string[], matches: readonly WordMatc
   }
   const only = shards.length === 1 ? shards[0] : undefined;
   const known = !complete && only !== undefined && only.exact ? only.shard.count : null;
-  const figures = new Map<string, Model>();
-  for (const { shard } of shards) {
-    for (const model of [...shard.known, ...(shard.complete ? [] : shard.models)]) {
-      figures.set(model.id, model);
-    }
-  }
-  const hits = candidates
-    .filter((model) => matchesAll(model.words, terms))
-    .map((model) => {
-      const ranked = figures.get(model.id);
-      return ranked === undefined ? model : { ...model, downloads: ranked.downloads, likes: ranked.likes };
-    });
+  const ranked = shards.flatMap(({ shard }) => [...shard.known, ...(shard.complete ? [] : shard.models)]);
+  const hits = withFigures(
+    candidates.filter((model) => matchesAll(model.words, terms)),
+    ranked,
+  );
   return { hits, complete, known };
+}
+
+/** `models`, each with its downloads and likes as `ranked` (models with figures) gives them, or as it was. */
+export function withFigures(models: readonly Model[], ranked: readonly Model[]): Model[] {
+  const figures = new Map(ranked.map((model) => [model.id, model]));
+  return models.map((model) => {
+    const found = figures.get(model.id);
+    return found === undefined ? model : { ...model, downloads: found.downloads, likes: found.likes };
+  });
 }
 
 export function namespaceOf(id: string): string {

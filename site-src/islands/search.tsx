@@ -6,7 +6,7 @@ import { FacetFilters } from "./search-facet-filters";
 import { numberFormat, plural } from "./search-view";
 import type { View } from "./search-view";
 import { StatsReader } from "./stats";
-import { facetCounts, namespaceOf, passes, sortModels, textResults } from "./search-results";
+import { facetCounts, namespaceOf, passes, sortModels, textResults, withFigures } from "./search-results";
 import type { FacetCounts, Filters, TextResults } from "./search-results";
 import { queryWords, words } from "./search-words";
 
@@ -252,6 +252,26 @@ async function textSearch(data: SearchData, terms: readonly string[]): Promise<T
   return textResults(terms, matches);
 }
 
+/**
+ * Exact hits with the figures of the first models, in the order shown, of
+ * the listing the filters narrow (all models, or a task's or library's): its
+ * ranked pages, which the page without a query reads as well. Word files
+ * hold no figures and the tops fetched on the way name only their nodes'
+ * most downloaded, so without these a small site, whose words all have
+ * files of their own, would list every hit by name. A hit none of them
+ * names has fewer downloads (or likes) than all they name: it rightly
+ * follows them.
+ */
+async function withScopeFigures(data: SearchData, filters: Filters, hits: Model[]): Promise<Model[]> {
+  const order = filters.sort;
+  if ((order !== "downloads" && order !== "likes") || hits.every((model) => model.downloads !== null)) {
+    return hits;
+  }
+  const scope = scopePath(filters.task, filters.library, "");
+  const ranked = await data.rankedModels(scope, order, scopeCount(data.manifest, filters)).catch(() => []);
+  return withFigures(hits, ranked);
+}
+
 /** Why a text search's results may be short of its matches. */
 function textNote(manifest: Manifest, found: TextResults): string | null {
   if (found.complete) {
@@ -305,8 +325,9 @@ async function resultsFor(data: SearchData, stats: StatsReader, filters: Filters
   }
   if (terms.length > 0) {
     const found = await textSearch(data, terms);
-    const shown = sortModels(found.hits.filter((model) => passes(model, filters, sizes)), filters.sort);
-    return paged(shown, textNote(manifest, found), facetCounts(found.hits, filters, sizes));
+    const hits = found.complete ? await withScopeFigures(data, filters, found.hits) : found.hits;
+    const shown = sortModels(hits.filter((model) => passes(model, filters, sizes)), filters.sort);
+    return paged(shown, textNote(manifest, found), facetCounts(hits, filters, sizes));
   }
   if (filters.namespace !== "") {
     // A namespace's listing is read whole (up to its first pages) and

@@ -57,13 +57,23 @@ function walk(word) {
   }
 }
 
-/** What a query whose words are rare enough for a leaf shows, in order. */
-function shownFor(query) {
+/** The first `ranked_models` by downloads of the listing searched (all models, or those `inScope`, a task's or library's). */
+const listingTop = (inScope = () => true) => new Set(ids(byDownloads(models.filter(inScope)).slice(0, manifest.ranked_models)));
+
+/**
+ * What a query whose words are rare enough for a leaf shows, in order: the
+ * tops fetched on the way and, the results being exact, the first models
+ * by downloads of the listing searched give figures.
+ */
+function shownFor(query, inScope = () => true) {
   const known = new Set();
   for (const word of [...new Set(wordsOf(query))].sort((a, b) => b.length - a.length)) {
     const found = walk(word);
     found.known.forEach((id) => known.add(id));
-    if (found.complete) break;
+    if (found.complete) {
+      listingTop(inScope).forEach((id) => known.add(id));
+      break;
+    }
   }
   return rankedAsShown(models.filter((m) => matches(m, query)), known);
 }
@@ -137,11 +147,36 @@ describe("model search", () => {
     assert.ok(known.size > 0 && want.some((m) => known.has(m.id)), "the top above the leaf ranks some of them");
     assert.match(await page.locator(".search-result-meta").first().textContent(), /downloads/);
     const requests = fetched.slice(before);
-    assert.ok(requests.length >= 1 && requests.length <= "llama".length, `${requests.length} requests for 5 keys`);
-    assert.ok(requests.every((r) => /^\/search\/(words|top)\/l\//.test(r.path)), JSON.stringify(requests));
+    // At most a word file a key, and the pages of the first models by downloads the open page had not read.
+    const words = requests.filter((r) => /^\/search\/(words|top)\/l\//.test(r.path));
+    const ranked = requests.filter((r) => /^\/search\/all\/downloads\/[0-9]+\.json$/.test(r.path));
+    assert.ok(words.length >= 1 && words.length <= "llama".length, `${words.length} requests for 5 keys`);
+    assert.ok(ranked.length < Math.ceil(manifest.ranked_models / manifest.page_size), JSON.stringify(ranked));
+    assert.equal(words.length + ranked.length, requests.length, JSON.stringify(requests));
     const bytes = fetched.reduce((sum, r) => sum + r.bytes, 0);
     assert.ok(bytes < 40_000, `${bytes} bytes in all`);
     assert.equal(new URL(page.url()).searchParams.get("q"), "llama");
+    await context.close();
+  });
+
+  test("a word with a leaf of its own ranks its popular models first, with their figures", async () => {
+    // A word whose leaf hangs from the roots (no node above names any of
+    // its models), whose matches by name and by downloads differ.
+    const top = listingTop();
+    const word = [...new Set(models.flatMap((m) => m.words))].sort().find((w) => {
+      const found = walk(w);
+      const hits = models.filter((m) => matches(m, w));
+      const ranked = hits.filter((m) => top.has(m.id));
+      return found.complete && found.known.size === 0 && hits.length >= 3 && ranked.length >= 2 &&
+        ids(byName(hits)).join() !== ids(rankedAsShown(hits, top)).join();
+    });
+    assert.ok(word !== undefined, "the corpus has such a word");
+    const context = await harness.newContext();
+    const { page } = await openIndex(context, `?q=${word}`);
+    const want = shownFor(word);
+    await waitForResults(page, want.length, ids(want.slice(0, manifest.page_size)));
+    assert.notDeepEqual(ids(want), ids(byName(want)), `${word}: not by name`);
+    assert.match(await page.locator(".search-result-meta").first().textContent(), /downloads/);
     await context.close();
   });
 
@@ -207,9 +242,8 @@ describe("model search", () => {
     // Text with filters: the filters apply to the words' matches.
     await page.getByLabel(LABEL).fill("instruct");
     await page.getByLabel(LABEL).press("Enter");
-    const instruct = (walk("instruct").complete ? shownFor("instruct") : searched("instruct")).filter(
-      (m) => m.task === "text-generation" && m.library === "transformers",
-    );
+    const pair = (m) => m.task === "text-generation" && m.library === "transformers";
+    const instruct = (walk("instruct").complete ? shownFor("instruct", pair) : searched("instruct")).filter(pair);
     await waitForResults(page, instruct.length, ids(instruct.slice(0, manifest.page_size)));
     await context.close();
   });
@@ -391,7 +425,8 @@ describe("model search", () => {
     await waitForStatus(page, statusText(want.length));
     assert.deepEqual(await resultIds(page), ids(want.slice(0, manifest.page_size)));
     await page.getByRole("button", { name: "Show every tag" }).click();
-    const untagged = shownFor("bert").filter((m) => m.task === "token-classification");
+    const tokens = (m) => m.task === "token-classification";
+    const untagged = shownFor("bert", tokens).filter(tokens);
     await waitForStatus(page, statusText(untagged.length));
     assert.equal(new URL(page.url()).searchParams.get("tag"), null);
     await context.close();
