@@ -12,6 +12,9 @@ use modelpages_record::ModelSummary;
 use modelpages_render::{
     render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates, TreeBlock,
 };
+use modelpages_site::listings::carried::{self, Carried};
+use modelpages_site::listings::file::{member_key, row_key};
+use modelpages_site::manifest::ListingKey;
 use modelpages_site::search::trie::{build_shards, Popularity, WordIndex};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -191,15 +194,21 @@ fn search_index(c: &mut Criterion) {
     group.bench_function("trie cut into shards of 1,000, 200,000 hub-like rows", |b| {
         b.iter(|| build_shards(&index, 1_000, &popularity()).shards.len())
     });
-    // The next build's index, one model added (the middle one was left out
-    // of the saved index), carried on from the saved one.
+    // The next build's listings, one model added (the middle one was left
+    // out of the saved state), matched and its word index carried on.
     let before: Vec<&ModelSummary> = rows.iter().enumerate().filter(|(i, _)| *i != ROWS / 2).map(|(_, r)| *r).collect();
-    let saved = WordIndex::build(&before).save(&before);
+    let keys = |models: &[&ModelSummary]| -> (Vec<ListingKey>, Vec<ListingKey>) {
+        models.iter().map(|m| { let row = row_key(m); (row, member_key(m, &row)) }).unzip()
+    };
+    let (before_rows, before_members) = keys(&before);
+    let saved = carried::save(&before, &before_rows, &before_members, &WordIndex::build(&before));
     let fresh: Vec<bool> = (0..ROWS).map(|i| i == ROWS / 2).collect();
-    group.bench_function("word index carried on, 200,000 hub-like rows, one added", |b| {
-        b.iter(|| WordIndex::carried(&saved, &rows, &fresh).map(|index| index.len()))
+    group.bench_function("listings matched and word index carried on, 200,000 hub-like rows, one added", |b| {
+        b.iter(|| Carried::open(&saved, &rows, &fresh).and_then(|c| c.word_index(&rows)).map(|index| index.len()))
     });
-    group.bench_function("word index saved, 200,000 hub-like rows", |b| b.iter(|| index.save(&rows).len()));
+    group.bench_function("row and member keys made, 200,000 hub-like rows", |b| b.iter(|| keys(&rows).0.len()));
+    let (row_keys, member_keys) = keys(&rows);
+    group.bench_function("listings saved, 200,000 hub-like rows", |b| b.iter(|| carried::save(&rows, &row_keys, &member_keys, &index).len()));
     group.finish();
 }
 

@@ -316,21 +316,8 @@ fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
     let changed_list = tmp.path().join("changed.txt");
     fs::write(&changed_list, format!("{added}\n")).unwrap();
     let before = files(&dist);
-    let run: Run = modelpages()
-        .env("MODELPAGES_TIMINGS", "1")
-        .args(["build", "--config"])
-        .arg(&config)
-        .arg("--changed")
-        .arg(&changed_list)
-        .arg("--models")
-        .arg(&models)
-        .arg("--out")
-        .arg(&dist)
-        .arg("--site-src")
-        .arg(site_src())
-        .output()
-        .unwrap()
-        .into();
+    let extra: [&std::ffi::OsStr; 4] = ["--config".as_ref(), config.as_os_str(), "--changed".as_ref(), changed_list.as_os_str()];
+    let run = build_with_env(&extra, &models, &dist, &site_src(), &[("MODELPAGES_TIMINGS", "1")]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // The search's word index was carried on from the previous build's,
     // not made afresh; the search files below are the full build's all the same.

@@ -29,7 +29,8 @@ use rayon::prelude::*;
 use crate::assets::AssetError;
 use crate::error::BuildError;
 use crate::model_renderer::{process_model, triage, ModelOutcome};
-use crate::pages::listings::search::{SearchFiles, WordIndex};
+use crate::pages::listings::carried::{self, Carried};
+use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, ListingCounts, ListingWrites};
 use crate::pages::listings::{by_name, listing_groups, sitemap_group, Groups};
 use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
@@ -117,16 +118,16 @@ pub fn build_site(options: &BuildOptions, progress: &dyn Progress) -> Result<Bui
     let writer = open_writer(options, &output, &mut planned, &timer)?;
     write_site_files(&writer, &site, &output.site_id)?;
 
-    let Planned { plan, previous_listings, previous_words, tree_scope, counts_moved } = planned;
+    let Planned { plan, previous_listings, previous_state, tree_scope, counts_moved } = planned;
     let BuildPlan { mut read, keep, stored, removed, errors } = plan;
     let mut manifest = Manifest::new(global, started_ns);
     manifest.site_id = Some(output.site_id.clone());
     // Stored models are kept as they are (in place, their files are trusted:
     // see `SiteWriter::keep`).
     manifest.stored = stored;
-    // The word index of the models listed, until the listings stage (if
-    // any model's row changed) replaces it.
-    manifest.search_words = previous_words;
+    // What the listings of these models keep for the next build, until the
+    // listings stage (if any model's row changed) replaces it.
+    manifest.listing_state = previous_state;
     let rows_changed = !removed.is_empty() || counts_moved;
     let mut models = Models { manifest, errors, rendered: 0, rows_changed, manifest_path: OutputFolder::new(&options.out_dir).manifest() };
     for (_, entry) in &removed {
@@ -196,8 +197,8 @@ struct Planned {
     plan: BuildPlan,
     /// The keys of the previous site's listing files, when it is reused.
     previous_listings: Option<ListingMemo>,
-    /// The previous build's word index, saved (see `Manifest::search_words`).
-    previous_words: Option<Vec<u8>>,
+    /// What the previous build's listings kept (see `Manifest::listing_state`).
+    previous_state: Option<Vec<u8>>,
     /// How much of the model tree the build works with.
     tree_scope: TreeScope,
     /// Whether some kept model's downloads or likes moved.
@@ -226,7 +227,7 @@ fn plan(options: &BuildOptions, global: &str, timer: &StageTimer) -> Result<Plan
         }
     };
     let previous_listings = previous.as_mut().map(|m| std::mem::take(&mut m.listings));
-    let previous_words = previous.as_mut().and_then(|m| m.search_words.take());
+    let previous_state = previous.as_mut().and_then(|m| m.listing_state.take());
     let mut plan = plan_build(survey.map_err(BuildError::Models)?, previous).map_err(|source| manifest_error(out, source))?;
     timer.lap("survey, manifest");
     // A build that reads few models checks only the parts of the model
@@ -238,7 +239,7 @@ fn plan(options: &BuildOptions, global: &str, timer: &StageTimer) -> Result<Plan
     plan.read = triage.render;
     plan.keep.extend(triage.recounted);
     timer.lap_detail("triage", &format!(" ({} to render)", plan.read.len()));
-    Ok(Planned { plan, previous_listings, previous_words, tree_scope, counts_moved: triage.counts_moved })
+    Ok(Planned { plan, previous_listings, previous_state, tree_scope, counts_moved: triage.counts_moved })
 }
 
 /// Stage 7, write, chosen before any model is read: changes the site in place when the change is small and the
@@ -424,7 +425,7 @@ pub(crate) fn write_listings(
         }
         previous => previous,
     };
-    let saved_words = models.manifest.search_words.take();
+    let saved = models.manifest.listing_state.take();
     let manifest = &models.manifest;
     // The stored models' rows are decoded beside their chunks, which the
     // next manifest copies as they are.
@@ -445,27 +446,31 @@ pub(crate) fn write_listings(
         with_pages.iter().filter(|(_, hidden, _)| !hidden).map(|(s, _, fresh)| (*s, *fresh)).unzip();
     let with_pages: Vec<&ModelSummary> = with_pages.into_iter().map(|(s, _, _)| s).collect();
     timer.lap("summaries");
+    // The previous build's listings matched to these models, when few changed.
+    let carried = saved.as_deref().and_then(|saved| Carried::open(saved, &listed, &fresh));
+    timer.lap_detail("listings matched", if carried.is_some() { " (carried on)" } else { " (nothing carried on)" });
     let input = site.listing_input(&listed);
+    let kept = |rank: usize| carried.as_ref().and_then(|carried| carried.keys(rank));
     // Each timed on its own: they run side by side.
-    let ((groups, groups_s), (((index, carried), index_s), (search, search_s), (words, save_s))) = rayon::join(
-        || seconds(|| Groups::of(&input)),
+    let ((groups, groups_s), (((index, carried_on), index_s), (search, search_s))) = rayon::join(
+        || seconds(|| Groups::of(&input, &kept)),
         || {
-            let index = seconds(|| WordIndex::of(&listed, &fresh, saved_words.as_deref()));
+            let index = seconds(|| carried::word_index(carried.as_ref(), &listed));
             let search = seconds(|| SearchFiles::build(&listed, &index.0 .0, &site.listings));
-            let words = seconds(|| index.0 .0.save(&listed));
-            (index, search, words)
+            (index, search)
         },
     );
-    drop((saved_words, index));
-    let how = if carried { "carried on" } else { "made afresh" };
-    timer.lap_detail(
-        "listing groups, search index",
-        &format!(" (groups {groups_s:.3} s; word index {how} {index_s:.3} s, trie {search_s:.3} s, saved {save_s:.3} s)"),
-    );
+    drop(carried);
+    drop(saved);
+    let how = if carried_on { "carried on" } else { "made afresh" };
+    timer.lap_detail("listing groups, search index", &format!(" (groups {groups_s:.3} s; word index {how} {index_s:.3} s, trie {search_s:.3} s)"));
     let mut writes = ListingWrites::new(writer, previous);
     let all = listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages));
     timer.lap_detail("group prints", &format!(" ({} groups)", all.len()));
-    writes.write(all)?;
+    // What the next build carries on is encoded while the files are written.
+    let (written, state) = rayon::join(|| writes.write(all), || carried::save(&listed, &groups.rows, groups.member_keys(), &index));
+    written?;
+    drop(index);
     writes.write(vec![sitemap_group(&input, writes.paths())])?;
     let (memo, counts) = writes.finish();
     timer.lap_detail("listing files", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
@@ -474,7 +479,7 @@ pub(crate) fn write_listings(
     // A million decoded rows are freed while the build commits.
     std::thread::spawn(move || drop(stored));
     models.manifest.listings = memo;
-    models.manifest.search_words = Some(words);
+    models.manifest.listing_state = Some(state);
     Ok(counts)
 }
 

@@ -36,7 +36,13 @@ pub fn build(models: &Path, out: &Path, site_src: &Path) -> Run {
 /// `modelpages build` with `extra` options (`--base-url`, `--config`, ...)
 /// before the folders.
 pub fn build_with(extra: &[&std::ffi::OsStr], models: &Path, out: &Path, site_src: &Path) -> Run {
+    build_with_env(extra, models, out, site_src, &[])
+}
+
+/// [`build_with`], with the environment variables `env` set.
+pub fn build_with_env(extra: &[&std::ffi::OsStr], models: &Path, out: &Path, site_src: &Path, env: &[(&str, &str)]) -> Run {
     modelpages()
+        .envs(env.iter().copied())
         .arg("build")
         .args(extra)
         .arg("--models")

@@ -12,11 +12,11 @@
 //! The file is a JSON header line, then the models in length-prefixed
 //! chunks, each an index of small rows and the rest of its entries (see
 //! `stored_models`), then the listing files likewise, then, in a chunk of
-//! its own, the search's word index as the build left it, all in bincode
+//! its own, what the listings stage keeps for the next build, all in bincode
 //! (variable-length integers) and decoded in parallel: at 100,000 models,
 //! reading and writing it as JSON took most of a one-model rebuild, and at
-//! a million decoding every entry did (the word index has a compact form
-//! of its own). A file that does not decode is no manifest: the build is a
+//! a million decoding every entry did (what the listings keep has a compact
+//! form of its own). A file that does not decode is no manifest: the build is a
 //! full one.
 
 use std::collections::HashMap;
@@ -33,7 +33,7 @@ use crate::site_sources::SiteSources;
 use crate::store::output::OutputFolder;
 use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
 
-/// Version 15: the search's word index is kept.
+/// Version 15: what the listings stage keeps for the next build is kept.
 const VERSION: u32 = 15;
 /// Chunks encoded at once while writing: the file is written as they are
 /// encoded, never held whole (at a million models it is hundreds of MB).
@@ -84,11 +84,11 @@ pub struct Manifest {
     pub stored: StoredModels,
     /// Every listing file, with its key, by group.
     pub listings: ListingMemo,
-    /// The search's word index as the build that wrote this manifest left
-    /// it, in its saved form (`pages::listings::search::word_index`, which
-    /// reads and checks it; opaque here). `None`: the next build makes it
-    /// afresh.
-    pub search_words: Option<Vec<u8>>,
+    /// What the listings stage of the build that wrote this manifest keeps
+    /// for the next (`pages::listings::carried`, which reads and checks it;
+    /// opaque here): the models listed, their keys and the search's word
+    /// index. `None`: the next build makes them afresh.
+    pub listing_state: Option<Vec<u8>>,
 }
 
 impl Manifest {
@@ -162,7 +162,7 @@ impl Manifest {
             offset = start.checked_add(size).filter(|end| *end <= len)?;
             chunks.push((start, usize::try_from(size).ok()?));
         }
-        let words_chunk = if header.search_words { Some(chunks.pop()?) } else { None };
+        let state_chunk = if header.listing_state { Some(chunks.pop()?) } else { None };
         if chunks.len() < header.model_chunks {
             return None;
         }
@@ -172,7 +172,7 @@ impl Manifest {
             let mut bytes = vec![0; size];
             read_at(&file, &mut bytes, start).ok().map(|()| bytes)
         };
-        let (stored, (listings, search_words)) = rayon::join(
+        let (stored, (listings, listing_state)) = rayon::join(
             || StoredModels::read(file.clone(), &chunks),
             || {
                 rayon::join(
@@ -182,13 +182,13 @@ impl Manifest {
                             .map(|&chunk| options().deserialize::<Vec<(String, GroupFiles)>>(&read_chunk(chunk)?).ok())
                             .collect::<Option<Vec<_>>>()
                     },
-                    || words_chunk.map(read_chunk),
+                    || state_chunk.map(read_chunk),
                 )
             },
         );
         let stored = stored?;
         let listings: ListingMemo = listings?.into_iter().flatten().collect();
-        let search_words = match search_words {
+        let listing_state = match listing_state {
             Some(bytes) => Some(bytes?),
             None => None,
         };
@@ -204,7 +204,7 @@ impl Manifest {
             models: ModelMap::default(),
             stored,
             listings,
-            search_words,
+            listing_state,
         })
     }
 
@@ -233,16 +233,16 @@ impl Manifest {
             models: self.len(),
             model_chunks: self.stored.chunks().len() + models.len().div_ceil(CHUNK),
             listings: self.listings.len(),
-            search_words: self.search_words.is_some(),
+            listing_state: self.listing_state.is_some(),
         };
         serde_json::to_writer(&mut *out, &header).map_err(std::io::Error::other)?;
         out.write_all(b"\n")?;
         self.stored.copy_to(out)?;
         write_chunks(out, &models, |chunk| encode_chunk(chunk))?;
         write_chunks(out, &listings, |chunk| options().serialize(chunk).expect("listing keys serialise"))?;
-        if let Some(words) = &self.search_words {
-            out.write_all(&(words.len() as u64).to_le_bytes())?;
-            out.write_all(words)?;
+        if let Some(state) = &self.listing_state {
+            out.write_all(&(state.len() as u64).to_le_bytes())?;
+            out.write_all(state)?;
         }
         Ok(())
     }
@@ -303,9 +303,9 @@ struct Header {
     model_chunks: usize,
     /// How many groups of listing files follow.
     listings: usize,
-    /// Whether the last chunk is the search's word index.
+    /// Whether the last chunk is what the listings keep for the next build.
     #[serde(default)]
-    search_words: bool,
+    listing_state: bool,
 }
 
 /// Device and inode of a folder; `None` when it does not exist.

@@ -254,13 +254,20 @@ impl<'a> Sorting<'a> {
 }
 
 impl<'a> Groups<'a> {
-    pub fn of(input: &ListingInput<'a>) -> Groups<'a> {
+    /// Sorts `input`'s models into their groups. `kept(rank)` gives the row
+    /// and member keys of a model whose keys the previous build made (see
+    /// [`carried`](super::carried)), so they need not be made again.
+    pub fn of(input: &ListingInput<'a>, kept: &(dyn Fn(usize) -> Option<(ListingKey, ListingKey)> + Sync)) -> Groups<'a> {
         let models = input.models;
         let (rows, (members, boundaries)): (Vec<ListingKey>, (Vec<ListingKey>, Vec<u64>)) = models
             .par_iter()
-            .map(|s| {
-                let row = row_key(s);
-                (row, (member_key(s, &row), boundary_hash(&s.id)))
+            .enumerate()
+            .map(|(rank, s)| {
+                let (row, member) = kept(rank).unwrap_or_else(|| {
+                    let row = row_key(s);
+                    (row, member_key(s, &row))
+                });
+                (row, (member, boundary_hash(&s.id)))
             })
             .unzip();
         let task_index: HashMap<&str, usize> = input.tasks.tasks().iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
@@ -343,6 +350,11 @@ impl<'a> Groups<'a> {
             members.extend_from_slice(&self.members[rank as usize]);
         }
         KeyHasher::new("group").bytes(&members).finish()
+    }
+
+    /// [`member_key`] of each model, by rank.
+    pub fn member_keys(&self) -> &[ListingKey] {
+        &self.members
     }
 
     /// The [`boundary_hash`] of the model `rank`'s id, which decides where

@@ -30,13 +30,18 @@
 //!
 //! Listings take models by name ([`groups::by_name`]); [`Groups`] (in
 //! [`groups`]) sorts them into tasks, libraries, namespaces and
-//! task-and-library pairs once for all of them.
+//! task-and-library pairs once for all of them. What a build keeps for the
+//! next, so that a build which changes a few models of a million need not
+//! hash every model's row or tokenise its words again, is [`carried`]
+//! (in the compact form of [`compact`]).
 //!
 //! This module only gathers the files; the pieces every kind of file shares
 //! ([`file`], [`groups`], [`keyed`], [`folders`]) sit below the kinds, so
 //! no kind imports another.
 
 pub mod api;
+pub mod carried;
+pub mod compact;
 pub mod feeds;
 pub mod file;
 pub mod folders;

@@ -1,120 +1,89 @@
-//! The word index carried from one build to the next.
+//! The word index carried on from the previous build's: the part of what
+//! a build keeps for the next that `pages::listings::carried` hands the
+//! search, with which of the previous build's models keep their words,
+//! and where they are now.
 //!
-//! Adding one model to a million changes a few dozen postings, but building
-//! the index afresh tokenises every model again: a fifth of such a build's
-//! work. So a build saves its index in the manifest ([`WordIndex::save`]),
-//! with the id of each model by rank, and the next build starts from it
-//! ([`WordIndex::carried`]):
-//! - The saved ids and the new models, both in name order, are walked side
-//!   by side. A model in both whose row the manifest kept as it was (it is
-//!   not `fresh`) has the words it had, at its new rank.
-//! - Every other model (added, changed, or listed again) is tokenised.
-//! - Each word's kept ranks, moved to their new places (which keeps them in
-//!   order), are merged with the fresh ones; a word no model has any more
-//!   is left out.
+//! Each word's kept ranks, moved to their new places (which keeps them in
+//! order), are merged with the ranks of the models tokenised afresh; a word
+//! no model has any more is left out. The result is the index a full build
+//! makes of the same models, word for word and rank for rank.
 //!
-//! The result is the index a full build makes of the same models, word for
-//! word and rank for rank (the tests hold it to that). A saved index that
-//! does not decode, or a build in which many models changed (a day of
-//! downloads moving rewrites most rows), builds the index afresh.
-//!
-//! The saved form is compact and checked as it is read: ids and words
-//! front-coded (each after the bytes it shares with the one before), each
-//! word's ranks as gaps, every number a LEB128 varint. Words must come in
-//! byte order, each once, and hold only what the tokeniser makes; ranks
-//! must be below the number of models. Ids are not checked for their
-//! order (a million comparisons): the walk above keeps a model only where
-//! the ids are equal, and moves ranks in order whatever the saved order.
-
-use std::cmp::Ordering;
+//! Saved ([`WordIndex::save_to`]), the words come front-coded in byte order,
+//! then each word's ranks as a count and gaps. Read back, the words must
+//! come in byte order, each once, and hold only what the tokeniser makes,
+//! and the ranks must be below the number of models saved.
 
 use modelpages_record::ModelSummary;
 
 use super::WordIndex;
-use crate::pages::listings::groups::ids_by_name;
+use crate::pages::listings::compact::{put, put_front_coded, Reader};
 use crate::pages::listings::search::words::{for_each_model_word, FoldedWord, SeenWords, MAX_WORD};
 
-/// Starts a saved index; one of another format is not read.
-const MAGIC: &[u8; 8] = b"mpwords1";
-
-/// The index is carried while at most one model in this many must be
-/// tokenised; with more, building it afresh costs about as much.
-const FRESH_AT_MOST_ONE_IN: usize = 4;
-
-/// Far more than any id's bytes (ids are checked when records are read).
-const ID_BYTES_AT_MOST: usize = 4 * modelpages_record::MAX_ID_LEN;
-
-/// A kept rank whose model is no longer listed, or changed.
-const DROPPED: u32 = u32::MAX;
+/// A saved rank whose model keeps nothing: it is no longer listed, or
+/// its row may have changed.
+pub const NOT_KEPT: u32 = u32::MAX;
 
 impl WordIndex {
-    /// This index in its saved form, with the ids of `models`, the models
-    /// it was built from (in name order).
-    pub fn save(&self, models: &[&ModelSummary]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + models.len() * 24 + self.text.len() + self.ranks.len() * 2);
-        out.extend_from_slice(MAGIC);
-        put(&mut out, models.len());
-        put_front_coded(&mut out, models.iter().map(|m| m.id.as_bytes()));
-        put(&mut out, self.len());
-        put_front_coded(&mut out, (0..self.len()).map(|i| self.word(i).as_bytes()));
+    /// Appends this index in its saved form.
+    pub fn save_to(&self, out: &mut Vec<u8>) {
+        put(out, self.len());
+        put_front_coded(out, (0..self.len()).map(|i| self.word(i).as_bytes()));
         for i in 0..self.len() {
             let ranks = self.postings(i..i + 1);
-            put(&mut out, ranks.len());
+            put(out, ranks.len());
             let mut next = 0;
             for &rank in ranks {
-                put(&mut out, (rank - next) as usize);
+                put(out, (rank - next) as usize);
                 next = rank + 1;
             }
         }
-        out
     }
 
-    /// The index of `models` (in name order) from `saved`, the index of the
-    /// previous build: `fresh[rank]` says whether that model's row may have
-    /// changed since. `None` when `saved` does not decode or when too many
-    /// models would be tokenised: build it afresh.
-    pub fn carried(saved: &[u8], models: &[&ModelSummary], fresh: &[bool]) -> Option<WordIndex> {
-        assert_eq!(models.len(), fresh.len());
-        let (ids, old) = open(saved)?;
-        // Where each kept model is now, and which models are tokenised.
-        let mut moved = vec![DROPPED; ids.len()];
-        let mut tokenise: Vec<u32> = Vec::new();
-        let (mut i, mut j) = (0, 0);
-        while j < models.len() {
-            let id = models[j].id.as_bytes();
-            let order = match ids.get(i) {
-                Some(saved) if saved == id => Ordering::Equal,
-                Some(saved) => ids_by_name(saved, id),
-                None => Ordering::Greater,
-            };
-            match order {
-                Ordering::Less => i += 1,
-                Ordering::Greater => {
-                    tokenise.push(j as u32);
-                    j += 1;
-                }
-                Ordering::Equal => {
-                    if fresh[j] {
-                        tokenise.push(j as u32);
-                    } else {
-                        moved[i] = j as u32;
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-            if tokenise.len() * FRESH_AT_MOST_ONE_IN > models.len() + FRESH_AT_MOST_ONE_IN {
-                return None;
-            }
-        }
+    /// The index of `models` (by name) from `saved`, the previous build's
+    /// in its saved form: `moved[rank]` is where the previous build's model
+    /// `rank` is now, if it keeps its words ([`NOT_KEPT`] if not);
+    /// `tokenise` the ranks now of the models that do not. `None` when
+    /// `saved` does not read back.
+    pub fn carried(saved: &[u8], moved: &[u32], tokenise: &[u32], models: &[&ModelSummary]) -> Option<WordIndex> {
+        let old = read(saved, moved.len())?;
         let mut found: Vec<(FoldedWord, u32)> = Vec::new();
         let mut seen = SeenWords::default();
-        for &rank in &tokenise {
+        for &rank in tokenise {
             for_each_model_word(models[rank as usize], &mut seen, |word| found.push((*word, rank)));
         }
         found.sort_unstable_by(|a, b| a.0.as_str().cmp(b.0.as_str()).then(a.1.cmp(&b.1)));
-        Some(merge(&old, &moved, &found, models.len()))
+        Some(merge(&old, moved, &found, models.len()))
     }
+}
+
+/// A saved index of `models` models, checked (see the module's overview).
+fn read(saved: &[u8], models: usize) -> Option<WordIndex> {
+    let mut reader = Reader::new(saved);
+    let words = reader.count()?;
+    let (text, ends) = reader.front_coded(words, MAX_WORD)?;
+    let text = String::from_utf8(text).ok()?;
+    let word = |i: usize| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+    let tokeniser_made = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if !(0..words).all(|i| tokeniser_made(word(i))) || (1..words).any(|i| word(i - 1) >= word(i)) {
+        return None;
+    }
+    let mut starts = Vec::with_capacity(words + 1);
+    starts.push(0u32);
+    let mut ranks: Vec<u32> = Vec::new();
+    for _ in 0..words {
+        let count = reader.count()?;
+        let mut next = 0usize;
+        for _ in 0..count {
+            let rank = next.checked_add(reader.num()?)?;
+            if rank >= models {
+                return None;
+            }
+            ranks.push(rank as u32);
+            next = rank + 1;
+        }
+        starts.push(u32::try_from(ranks.len()).ok()?);
+    }
+    reader.is_done().then_some(WordIndex { text, ends, starts, ranks, models })
 }
 
 /// `old`'s words with their kept ranks moved, and the words `found` in the
@@ -147,7 +116,7 @@ fn merge(old: &WordIndex, moved: &[u32], found: &[(FoldedWord, u32)], models: us
         let found_end = f + found[f..].iter().take_while(|(w, _)| w.as_str() == word).count();
         let before = index.ranks.len();
         merge_ascending(
-            kept.iter().map(|&rank| moved[rank as usize]).filter(|&rank| rank != DROPPED),
+            kept.iter().map(|&rank| moved[rank as usize]).filter(|&rank| rank != NOT_KEPT),
             found[f..found_end].iter().map(|&(_, rank)| rank),
             &mut index.ranks,
         );
@@ -176,138 +145,41 @@ fn merge_ascending(a: impl Iterator<Item = u32>, b: impl Iterator<Item = u32>, o
     }
 }
 
-/// The ids of a saved index, by rank, back to back.
-struct SavedIds {
-    bytes: Vec<u8>,
-    ends: Vec<usize>,
-}
-
-impl SavedIds {
-    fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    fn get(&self, i: usize) -> Option<&[u8]> {
-        let start = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
-        Some(&self.bytes[start..*self.ends.get(i)?])
-    }
-}
-
-/// A saved index, checked as it is decoded (see the module's overview).
-fn open(saved: &[u8]) -> Option<(SavedIds, WordIndex)> {
-    let mut reader = Reader { bytes: saved.strip_prefix(MAGIC)? };
-    let models = reader.count()?;
-    let (bytes, ends) = reader.front_coded(models, ID_BYTES_AT_MOST)?;
-    let ids = SavedIds { bytes, ends };
-    let words = reader.count()?;
-    let (text, ends) = reader.front_coded(words, MAX_WORD)?;
-    let text = String::from_utf8(text).ok()?;
-    let word = |i: usize| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
-    let tokeniser_made = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    if !text.is_ascii() || !(0..words).all(|i| tokeniser_made(word(i))) || (1..words).any(|i| word(i - 1) >= word(i)) {
-        return None;
-    }
-    let mut starts = Vec::with_capacity(words + 1);
-    starts.push(0u32);
-    let mut ranks: Vec<u32> = Vec::new();
-    for _ in 0..words {
-        let count = reader.count()?;
-        let mut next = 0usize;
-        for _ in 0..count {
-            let rank = next.checked_add(reader.num()?)?;
-            if rank >= models {
-                return None;
-            }
-            ranks.push(rank as u32);
-            next = rank + 1;
-        }
-        starts.push(u32::try_from(ranks.len()).ok()?);
-    }
-    if !reader.bytes.is_empty() {
-        return None;
-    }
-    Some((ids, WordIndex { text, ends, starts, ranks, models }))
-}
-
-/// Appends `n` as a LEB128 varint.
-fn put(out: &mut Vec<u8>, mut n: usize) {
-    while n >= 0x80 {
-        out.push((n as u8 & 0x7f) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-/// Appends each of `items`: how many bytes it shares with the one before,
-/// how many follow, and those.
-fn put_front_coded<'a>(out: &mut Vec<u8>, items: impl Iterator<Item = &'a [u8]>) {
-    let mut last: &[u8] = &[];
-    for item in items {
-        let shared = last.iter().zip(item).take_while(|(a, b)| a == b).count();
-        put(out, shared);
-        put(out, item.len() - shared);
-        out.extend_from_slice(&item[shared..]);
-        last = item;
-    }
-}
-
-/// Reads what [`put`] and [`put_front_coded`] wrote, refusing anything
-/// that runs past the end or overflows.
-struct Reader<'a> {
-    bytes: &'a [u8],
-}
-
-impl Reader<'_> {
-    fn num(&mut self) -> Option<usize> {
-        let mut n = 0usize;
-        for (i, &byte) in self.bytes.iter().enumerate().take(10) {
-            let bits = usize::from(byte & 0x7f).checked_shl(7 * i as u32)?;
-            if bits >> (7 * i) != usize::from(byte & 0x7f) {
-                return None;
-            }
-            n |= bits;
-            if byte < 0x80 {
-                self.bytes = &self.bytes[i + 1..];
-                return Some(n);
-            }
-        }
-        None
-    }
-
-    /// A number of items that follow, each at least a byte: no more than
-    /// the bytes left, so a bad count cannot make a huge allocation.
-    fn count(&mut self) -> Option<usize> {
-        self.num().filter(|n| *n <= self.bytes.len())
-    }
-
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
-        let (taken, rest) = self.bytes.split_at_checked(n)?;
-        self.bytes = rest;
-        Some(taken)
-    }
-
-    /// `count` front-coded items, back to back, with where each ends; each
-    /// at most `longest` bytes, so that what the items share cannot make
-    /// them grow past the bytes read by more than that much each.
-    fn front_coded(&mut self, count: usize, longest: usize) -> Option<(Vec<u8>, Vec<usize>)> {
-        let mut bytes: Vec<u8> = Vec::new();
-        let mut ends: Vec<usize> = Vec::with_capacity(count);
-        let mut last = 0..0;
-        for _ in 0..count {
-            let shared = self.num()?;
-            let own = self.num()?;
-            if shared > last.len() || shared.checked_add(own)? > longest {
-                return None;
-            }
-            let start = bytes.len();
-            bytes.extend_from_within(last.start..last.start + shared);
-            bytes.extend_from_slice(self.take(own)?);
-            ends.push(bytes.len());
-            last = start..bytes.len();
-        }
-        Some((bytes, ends))
-    }
-}
-
 #[cfg(test)]
-mod tests;
+mod tests {
+    use super::*;
+
+    /// A damaged saved index is refused, never trusted and never a panic:
+    /// cut anywhere, with any byte changed, with a word the tokeniser never
+    /// makes, with a rank past the models, or with counts beyond its size.
+    #[test]
+    fn a_damaged_saved_index_is_refused() {
+        let summary = |id: &str, tags: &[&str]| ModelSummary { id: id.into(), tags: tags.iter().collect(), ..ModelSummary::default() };
+        let models = [summary("a/one", &["mit", "en"]), summary("b/two", &["en"]), summary("c/three", &["gguf"])];
+        let refs: Vec<&ModelSummary> = models.iter().collect();
+        let mut saved = Vec::new();
+        WordIndex::build(&refs).save_to(&mut saved);
+        assert_eq!(read(&saved, 3), Some(WordIndex::build(&refs)));
+        for cut in 0..saved.len() {
+            assert!(read(&saved[..cut], 3).is_none(), "cut at {cut}");
+        }
+        for at in 0..saved.len() {
+            for byte in [0u8, 1, 0x41, 0x7f, 0x80, 0xff] {
+                let mut bad = saved.clone();
+                bad[at] = byte;
+                if let Some(index) = read(&bad, 3) {
+                    assert!((0..index.len()).all(|i| index.postings(i..i + 1).iter().all(|&r| r < 3)));
+                }
+            }
+        }
+        assert!(read(&saved, 2).is_none(), "a rank past the models");
+        let mut not_a_word = Vec::new();
+        put(&mut not_a_word, 1);
+        put_front_coded(&mut not_a_word, [b"Upper".as_slice()].into_iter());
+        put(&mut not_a_word, 0);
+        assert!(read(&not_a_word, 1).is_none(), "a word the tokeniser never makes");
+        let mut huge = Vec::new();
+        put(&mut huge, usize::MAX >> 1);
+        assert!(read(&huge, 1).is_none(), "a count beyond the bytes left");
+    }
+}

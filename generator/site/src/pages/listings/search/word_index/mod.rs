@@ -15,9 +15,12 @@
 //!   word's models in rank order.
 //!
 //! A build that changes a few models carries the previous build's index on
-//! instead ([`carried`]), tokenising only those.
+//! instead ([`carried`], with `pages::listings::carried`), tokenising only
+//! those.
 
 mod carried;
+
+pub use carried::NOT_KEPT;
 
 use std::ops::Range;
 
@@ -49,18 +52,6 @@ const CHUNK: usize = 16 * 1024;
 const END: u32 = u32::MAX;
 
 impl WordIndex {
-    /// Indexes `models` (by name: a model's rank is its position), carrying
-    /// on from `saved`, the previous build's index ([`WordIndex::save`]),
-    /// where it can (see [`carried`]): `fresh[rank]` says whether that
-    /// model's row may have changed since `saved` was made. Says too
-    /// whether it carried on.
-    pub fn of(models: &[&ModelSummary], fresh: &[bool], saved: Option<&[u8]>) -> (WordIndex, bool) {
-        match saved.and_then(|saved| WordIndex::carried(saved, models, fresh)) {
-            Some(index) => (index, true),
-            None => (WordIndex::build(models), false),
-        }
-    }
-
     /// Indexes `models` (by name: a model's rank is its position).
     pub fn build(models: &[&ModelSummary]) -> WordIndex {
         let chunks: Vec<(ChunkWords, Vec<u32>)> = models

@@ -1,0 +1,197 @@
+use super::*;
+use crate::pages::listings::file::{member_key, row_key};
+use crate::pages::listings::groups::by_name;
+
+fn summary(id: &str, tags: &[&str]) -> ModelSummary {
+    ModelSummary { id: id.into(), tags: tags.iter().collect(), ..ModelSummary::default() }
+}
+
+/// A small deterministic generator (xorshift), so every case can be rerun.
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, sides: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % sides as u64) as usize
+    }
+}
+
+const VOCABULARY: [&str; 10] = ["llama", "llava", "8b", "gguf", "en", "mit", "a1", "a10", "rare", "zz-top"];
+
+fn random_model(dice: &mut Dice, serial: usize) -> ModelSummary {
+    let namespaces = ["Org", "org2", "meta-llama", "a", "Zeta"];
+    let id = format!("{}/Model-{}-{}", namespaces[dice.roll(namespaces.len())], dice.roll(50), serial);
+    let tags: Vec<&str> = VOCABULARY.iter().filter(|_| dice.roll(3) == 0).copied().collect();
+    ModelSummary { downloads: Some(dice.roll(1000) as u64), ..summary(&id, &tags) }
+}
+
+fn sorted(mut models: Vec<(ModelSummary, bool)>) -> (Vec<ModelSummary>, Vec<bool>) {
+    models.sort_by(|a, b| by_name(&a.0, &b.0));
+    models.into_iter().unzip()
+}
+
+/// A build's changes to `before`: some models removed, some added, some
+/// changed (their words and figures too), some decoded but as they were;
+/// each model with whether its row may have changed.
+fn next_build(dice: &mut Dice, before: &[ModelSummary], serial: &mut usize) -> (Vec<ModelSummary>, Vec<bool>) {
+    let mut after: Vec<(ModelSummary, bool)> = Vec::new();
+    for model in before {
+        match dice.roll(40) {
+            0 => {}
+            1 => {
+                let tags: Vec<&str> = VOCABULARY.iter().filter(|_| dice.roll(2) == 0).copied().collect();
+                after.push((summary(&model.id, &tags), true));
+            }
+            2 => after.push((ModelSummary { downloads: Some(dice.roll(1000) as u64), ..model.clone() }, true)),
+            3 => after.push((model.clone(), true)),
+            _ => after.push((model.clone(), false)),
+        }
+    }
+    for _ in 0..dice.roll(6) {
+        *serial += 1;
+        after.push((random_model(dice, *serial), true));
+    }
+    sorted(after)
+}
+
+fn refs(models: &[ModelSummary]) -> Vec<&ModelSummary> {
+    models.iter().collect()
+}
+
+/// What a build of `models` saves, every key made afresh.
+fn saved_by(models: &[ModelSummary]) -> Vec<u8> {
+    let refs = refs(models);
+    let rows: Vec<ListingKey> = models.iter().map(row_key).collect();
+    let members: Vec<ListingKey> = models.iter().zip(&rows).map(|(m, row)| member_key(m, row)).collect();
+    save(&refs, &rows, &members, &WordIndex::build(&refs))
+}
+
+/// Build after build, what is carried on is what a full build makes: the
+/// kept models' keys are their own, and the word index is the one built
+/// afresh, words, order and ranks.
+#[test]
+fn what_is_carried_is_what_a_full_build_makes() {
+    let mut carried_builds = 0;
+    for seed in 1..=12u64 {
+        let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut serial = 0;
+        let size = [0, 1, 7, 300][seed as usize % 4];
+        let (mut models, _) = sorted((0..size).map(|i| (random_model(&mut dice, i), true)).collect());
+        serial += size;
+        let mut saved = saved_by(&models);
+        for build in 0..6 {
+            let (after, fresh) = next_build(&mut dice, &models, &mut serial);
+            let refs = refs(&after);
+            let carried = Carried::open(&saved, &refs, &fresh);
+            let not_kept = fresh.iter().filter(|f| **f).count();
+            assert_eq!(carried.is_some(), not_kept * NOT_KEPT_AT_MOST_ONE_IN <= after.len() + NOT_KEPT_AT_MOST_ONE_IN, "seed {seed}, build {build}");
+            if let Some(carried) = &carried {
+                carried_builds += 1;
+                for (rank, model) in after.iter().enumerate() {
+                    let row = row_key(model);
+                    match carried.keys(rank) {
+                        Some(keys) => assert_eq!(keys, (row, member_key(model, &row)), "seed {seed}, build {build}, {}", model.id),
+                        None => assert!(fresh[rank], "seed {seed}, build {build}: {} is kept", model.id),
+                    }
+                }
+            }
+            let (index, carried_on) = word_index(carried.as_ref(), &refs);
+            assert_eq!(carried_on, carried.is_some());
+            assert_eq!(index, WordIndex::build(&refs), "seed {seed}, build {build}");
+            // Saved from what was carried, as a build does.
+            let rows: Vec<ListingKey> = (0..after.len()).map(|r| carried.as_ref().and_then(|c| c.keys(r)).map_or_else(|| row_key(&after[r]), |k| k.0)).collect();
+            let members: Vec<ListingKey> =
+                (0..after.len()).map(|r| carried.as_ref().and_then(|c| c.keys(r)).map_or_else(|| member_key(&after[r], &rows[r]), |k| k.1)).collect();
+            saved = save(&refs, &rows, &members, &index);
+            assert_eq!(saved, saved_by(&after), "seed {seed}, build {build}: saved as a full build saves");
+            models = after;
+        }
+    }
+    assert!(carried_builds > 30, "most builds carried on ({carried_builds})");
+}
+
+/// Words leave the index with their last model, and come with their first.
+#[test]
+fn words_come_and_go_with_their_models() {
+    let before = vec![summary("a/one", &["rare"]), summary("b/two", &["mit"]), summary("c/three", &["mit"])];
+    let saved = saved_by(&before);
+    let after = vec![summary("b/two", &["mit"]), summary("c/three", &["mit"]), summary("d/four", &["newword"])];
+    let carried = Carried::open(&saved, &refs(&after), &[false, false, true]).expect("one model of three is new");
+    let index = carried.word_index(&refs(&after)).unwrap();
+    let words: Vec<&str> = (0..index.len()).map(|i| index.word(i)).collect();
+    assert!(!words.contains(&"rare") && !words.contains(&"one") && words.contains(&"newword"), "{words:?}");
+    assert_eq!(index, WordIndex::build(&refs(&after)));
+    assert_eq!(carried.keys(2), None, "an added model has no saved keys");
+}
+
+/// A model the manifest kept as it was keeps what was saved for it: the
+/// carried state trusts the flag (and a build sets it for every model it
+/// decoded), which is what makes carrying cheap.
+#[test]
+fn only_fresh_models_are_made_again() {
+    let before = vec![summary("a/one", &["mit"]), summary("b/two", &["en"]), summary("c/three", &["en"]), summary("d/four", &["en"])];
+    let saved = saved_by(&before);
+    let after = vec![summary("a/one", &["gguf"]), summary("b/two", &["en"]), summary("c/three", &["en"]), summary("d/four", &["en"])];
+    let stale = Carried::open(&saved, &refs(&after), &[false; 4]).unwrap();
+    assert_eq!(stale.word_index(&refs(&after)).unwrap(), WordIndex::build(&refs(&before)), "not fresh: the saved words stand");
+    assert_eq!(stale.keys(0).map(|k| k.0), Some(row_key(&before[0])), "and the saved keys");
+    let fresh = Carried::open(&saved, &refs(&after), &[true, false, false, false]).unwrap();
+    assert_eq!(fresh.word_index(&refs(&after)).unwrap(), WordIndex::build(&refs(&after)));
+    assert_eq!(fresh.keys(0), None);
+}
+
+/// When many models changed, making it all afresh is as quick: nothing is
+/// carried.
+#[test]
+fn many_fresh_models_carry_nothing() {
+    let models: Vec<ModelSummary> = (0..100).map(|i| summary(&format!("org/m{i:03}"), &["en"])).collect();
+    let saved = saved_by(&models);
+    let mut fresh = vec![false; 100];
+    fresh[..25].fill(true);
+    assert!(Carried::open(&saved, &refs(&models), &fresh).is_some());
+    fresh[..40].fill(true);
+    assert!(Carried::open(&saved, &refs(&models), &fresh).is_none());
+    assert_eq!(word_index(None, &refs(&models)), (WordIndex::build(&refs(&models)), false));
+}
+
+/// A damaged saved form is refused, never trusted and never a panic: cut
+/// anywhere, with any byte changed, or ids grown past their bound by what
+/// they share. Ids out of order keep a model only where its id matches.
+#[test]
+fn a_damaged_saved_form_is_refused() {
+    let models = vec![summary("a/one", &["mit", "en"]), summary("b/two", &["en"]), summary("c/three", &["gguf"])];
+    let saved = saved_by(&models);
+    let fresh = [false, false, false];
+    for cut in 0..saved.len() {
+        let carried = Carried::open(&saved[..cut], &refs(&models), &fresh);
+        assert!(carried.and_then(|c| c.word_index(&refs(&models))).is_none(), "cut at {cut}");
+    }
+    for at in 0..saved.len() {
+        for byte in [0u8, 1, 0x41, 0x7f, 0x80, 0xff] {
+            let mut bad = saved.clone();
+            bad[at] = byte;
+            if let Some(index) = Carried::open(&bad, &refs(&models), &fresh).and_then(|c| c.word_index(&refs(&models))) {
+                assert_eq!(index.models(), models.len());
+            }
+        }
+    }
+    let many: Vec<ModelSummary> = (0..10).map(|i| summary(&format!("org/m{i}"), &[VOCABULARY[i % 4]])).collect();
+    let mut swapped = many.clone();
+    swapped.swap(0, 1);
+    let saved = saved_by(&swapped);
+    let carried = Carried::open(&saved, &refs(&many), &[false; 10]).expect("one model of ten not kept");
+    assert_eq!(carried.word_index(&refs(&many)).unwrap(), WordIndex::build(&refs(&many)));
+    assert_eq!(carried.keys(0), None);
+    assert_eq!(carried.keys(1).map(|k| k.0), Some(row_key(&many[1])));
+
+    let mut repeated = Vec::from(*MAGIC);
+    put(&mut repeated, 3);
+    put_front_coded(&mut repeated, [b"a/b".as_slice()].into_iter());
+    for _ in 0..2 {
+        put(&mut repeated, 3);
+        put(&mut repeated, ID_BYTES_AT_MOST);
+    }
+    assert!(Carried::open(&repeated, &[], &[]).is_none(), "ids grown past their bound by what they share");
+}
