@@ -90,6 +90,13 @@ impl ModelId {
     }
 }
 
+/// The namespace of an id kept as text (a listing row's): what comes
+/// before its `/`, or the whole id if it has none (ids read from records
+/// always have one; see [`ModelId::namespace`]).
+pub fn namespace_of(id: &str) -> &str {
+    id.split_once('/').map_or(id, |(namespace, _)| namespace)
+}
+
 fn check_part(part: &str) -> Result<(), IdError> {
     if part.is_empty() {
         return Err(IdError::EmptyPart);
@@ -125,6 +132,17 @@ impl AsRef<str> for ModelId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An id's namespace read from its text is the parsed id's; text
+    /// without a `/` is a namespace alone.
+    #[test]
+    fn the_namespace_of_an_id_as_text_is_the_parsed_ids() {
+        for id in ["meta-llama/Llama-3.1-8B-Instruct", "a/b", "Org.Name_x/m-1"] {
+            assert_eq!(namespace_of(id), ModelId::parse(id).unwrap().namespace(), "{id}");
+        }
+        assert_eq!(namespace_of("gpt2"), "gpt2");
+        assert_eq!(namespace_of("org/"), "org");
+    }
 
     #[test]
     fn accepts_hub_style_ids() {

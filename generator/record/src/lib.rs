@@ -18,7 +18,7 @@ mod yaml_fields;
 pub use card::{FrontMatterError, ModelCard, EXPANSION_FACTOR, MIN_EXPANSION_LIMIT};
 pub use card_meta::{merge_front_matter, scalar_text, AccessRequest, CardMeta};
 pub use counts::{split_counts, stable_bytes, CountsSplit};
-pub use id::{IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
+pub use id::{namespace_of, IdError, ModelId, MAX_ID_LEN, MAX_NAMESPACE_LEN, MAX_NAME_LEN};
 pub use load::{
     discover, discover_each, load_model, open_regular_file, parse_model, parse_record, read_record_files, Discovery, LoadedModel, RecordFiles,
     ModelSource, RecordError, CARD_FILE, MAX_CARD_BYTES, MAX_RECORD_BYTES, RECORD_FILE,

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use modelpages_record::{discover, parse_model, read_record_files, LoadedModel, RecordError};
+use modelpages_record::{discover, namespace_of, parse_model, read_record_files, LoadedModel, RecordError};
 use rayon::prelude::*;
 
 /// Top-level names the site itself writes; a namespace with one of these
@@ -107,17 +107,14 @@ pub fn join_without_clashes<'k>(added: &[&str], known: impl Iterator<Item = &'k 
     if reject_layout_clashes(added.to_vec(), |id| id, |id| PathBuf::from(id), &mut errors).len() != added.len() {
         return false;
     }
-    fn namespace(id: &str) -> &str {
-        id.split_once('/').map_or(id, |(ns, _)| ns)
-    }
     let ids: HashSet<FoldedId<'_>, foldhash::fast::RandomState> = added.iter().map(|id| FoldedId(id)).collect();
-    let namespaces: HashMap<FoldedId<'_>, &str, foldhash::fast::RandomState> = added.iter().map(|id| (FoldedId(namespace(id)), namespace(id))).collect();
+    let namespaces: HashMap<FoldedId<'_>, &str, foldhash::fast::RandomState> = added.iter().map(|id| (FoldedId(namespace_of(id)), namespace_of(id))).collect();
     let mut last_namespace = "";
     for id in known {
         if ids.contains(&FoldedId(id)) {
             return false;
         }
-        let known_namespace = namespace(id);
+        let known_namespace = namespace_of(id);
         if known_namespace != last_namespace {
             if namespaces.get(&FoldedId(known_namespace)).is_some_and(|spelled| *spelled != known_namespace) {
                 return false;

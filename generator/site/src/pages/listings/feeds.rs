@@ -28,7 +28,7 @@ use std::fmt::Write as _;
 
 use modelpages_record::reorders_text;
 use modelpages_render::{rfc3339_utc, utc_day};
-use modelpages_record::ModelSummary;
+use modelpages_record::{namespace_of, ModelSummary};
 
 use super::file::{KeyHasher, ListingFile, ListingGroup};
 use super::folders::FeedScope;
@@ -111,7 +111,7 @@ pub fn atom_feed(base_url: &str, site_title: &str, scope: FeedScope<'_>, entries
 
 fn write_entry(xml: &mut String, base_url: &str, id_base: &str, model: &ModelSummary, updated: i64) {
     let id = &model.id;
-    let namespace = id.split_once('/').map_or(id.as_str(), |(ns, _)| ns);
+    let namespace = namespace_of(id);
     let when = rfc3339_utc(updated);
     let added = model.created.is_some_and(|created| utc_day(created) == utc_day(updated));
     let mut summary = if added { format!("Added on {}.", &when[..10]) } else { format!("Updated on {}.", &when[..10]) };

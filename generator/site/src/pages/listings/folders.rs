@@ -25,6 +25,7 @@
 
 use std::ops::Range;
 
+use modelpages_record::namespace_of;
 use modelpages_render::{FeedLink, PageLink, Pager};
 
 use super::file::KeyHasher;
@@ -287,7 +288,7 @@ fn namespace_bucket(namespace: &str, files: usize) -> usize {
 
 /// The number of the stats file of the model `id` (`stats/<n>.json`).
 pub fn stats_bucket(id: &str, files: usize) -> usize {
-    namespace_bucket(id.split_once('/').map_or(id, |(ns, _)| ns), files)
+    namespace_bucket(namespace_of(id), files)
 }
 
 /// The stats file of the model `id`.

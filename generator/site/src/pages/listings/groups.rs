@@ -11,7 +11,7 @@ use foldhash::{HashMap, HashMapExt};
 
 use modelpages_render::{RowLabels, SiteInfo, Templates};
 
-use modelpages_record::ModelSummary;
+use modelpages_record::{namespace_of, ModelSummary};
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
@@ -218,7 +218,7 @@ impl<'a> Sorting<'a> {
             self.by_pair.entry((t, l)).or_default().push(rank);
         }
         // Models come by name, so a namespace's models come together.
-        let namespace = summary.id.split_once('/').map_or(summary.id.as_str(), |(ns, _)| ns);
+        let namespace = namespace_of(&summary.id);
         match self.namespaces.last_mut() {
             Some((last, ranks)) if *last == namespace => ranks.push(rank),
             _ => self.namespaces.push((namespace, vec![rank])),
