@@ -19,6 +19,7 @@
  */
 
 import type { Model, SortKey, WordMatch } from "./search-data";
+import type { Counts } from "./stats";
 import { matchesAll } from "./search-words";
 
 export interface Filters {
@@ -85,14 +86,18 @@ export function textResults(terms: readonly string[], matches: readonly WordMatc
   const ranked = shards.flatMap(({ shard }) => [...shard.known, ...(shard.complete ? [] : shard.models)]);
   const hits = withFigures(
     candidates.filter((model) => matchesAll(model.words, terms)),
-    ranked,
+    figuresOf(ranked),
   );
   return { hits, complete, known };
 }
 
-/** `models`, each with its downloads and likes as `ranked` (models with figures) gives them, or as it was. */
-export function withFigures(models: readonly Model[], ranked: readonly Model[]): Model[] {
-  const figures = new Map(ranked.map((model) => [model.id, model]));
+/** The figures of `ranked` (models listed with theirs), by id. */
+export function figuresOf(ranked: readonly Model[]): Map<string, Counts> {
+  return new Map(ranked.map((model) => [model.id, model]));
+}
+
+/** `models`, each with its downloads and likes as `figures` (by id) gives them, or as it was. */
+export function withFigures(models: readonly Model[], figures: ReadonlyMap<string, Counts>): Model[] {
   return models.map((model) => {
     const found = figures.get(model.id);
     return found === undefined ? model : { ...model, downloads: found.downloads, likes: found.likes };

@@ -6,7 +6,8 @@ import { FacetFilters } from "./search-facet-filters";
 import { numberFormat, plural } from "./search-view";
 import type { View } from "./search-view";
 import { StatsReader } from "./stats";
-import { facetCounts, namespaceOf, passes, sortModels, textResults, withFigures } from "./search-results";
+import type { Counts } from "./stats";
+import { facetCounts, figuresOf, namespaceOf, passes, sortModels, textResults, withFigures } from "./search-results";
 import type { FacetCounts, Filters, TextResults } from "./search-results";
 import { queryWords, words } from "./search-words";
 
@@ -220,20 +221,16 @@ async function scopeModels(data: SearchData, stats: StatsReader, scope: string):
     entry.names.push(model.id.slice(namespace.length + 1));
     wanted.set(key, entry);
   });
-  const counts = new Map<string, { downloads: number; likes: number }>();
+  const counts = new Map<string, Counts>();
   await Promise.all(
     [...wanted.values()].map(async ({ file, namespace, names }) => {
       const found = await stats.namespaceCounts(`${data.base}${file}`, namespace, names).catch(() => new Map());
       for (const [name, figures] of found) {
-        counts.set(`${namespace}/${name as string}`, figures as { downloads: number; likes: number });
+        counts.set(`${namespace}/${name as string}`, figures as Counts);
       }
     }),
   );
-  const withFigures = models.map((model) => {
-    const found = counts.get(model.id);
-    return found === undefined ? model : { ...model, downloads: found.downloads, likes: found.likes };
-  });
-  return { models: withFigures, more: pages[pages.length - 1]?.next !== null };
+  return { models: withFigures(models, counts), more: pages[pages.length - 1]?.next !== null };
 }
 
 /** The models matching every query word `terms`, fetching the word files it needs. */
@@ -269,7 +266,7 @@ async function withScopeFigures(data: SearchData, filters: Filters, hits: Model[
   }
   const scope = scopePath(filters.task, filters.library, "");
   const ranked = await data.rankedModels(scope, order, scopeCount(data.manifest, filters)).catch(() => []);
-  return withFigures(hits, ranked);
+  return withFigures(hits, figuresOf(ranked));
 }
 
 /** Why a text search's results may be short of its matches. */
