@@ -13,8 +13,8 @@ use modelpages_render::{
     render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates, TreeBlock,
 };
 use modelpages_site::listings::carried::{self, Carried};
-use modelpages_site::listings::file::{member_key, row_key};
-use modelpages_site::manifest::ListingKey;
+use modelpages_site::listings::membership::Catalogues;
+use modelpages_site::tasks::TaskCatalogue;
 use modelpages_site::search::trie::{build_shards, Popularity, WordIndex};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -173,6 +173,7 @@ fn hub_like_rows(n: usize) -> Vec<ModelSummary> {
                 library: Some("transformers".into()),
                 downloads: Some((i as u64).wrapping_mul(2_654_435_761) % 100_000),
                 tags: tags.iter().collect(),
+                filters: tags.iter().collect(),
                 ..ModelSummary::default()
             }
         })
@@ -195,20 +196,31 @@ fn search_index(c: &mut Criterion) {
         b.iter(|| build_shards(&index, 1_000, &popularity()).shards.len())
     });
     // The next build's listings, one model added (the middle one was left
-    // out of the saved state), matched and its word index carried on.
+    // out of the saved state), matched and their groups and word index
+    // carried on; against the groups sorted and keyed afresh.
+    let (tasks, snippets) = (TaskCatalogue::builtin(), SnippetEngine::new());
+    let catalogues = Catalogues::new(tasks.tasks(), snippets.catalogue().libraries());
     let before: Vec<&ModelSummary> = rows.iter().enumerate().filter(|(i, _)| *i != ROWS / 2).map(|(_, r)| *r).collect();
-    let keys = |models: &[&ModelSummary]| -> (Vec<ListingKey>, Vec<ListingKey>) {
-        models.iter().map(|m| { let row = row_key(m); (row, member_key(m, &row)) }).unzip()
-    };
-    let (before_rows, before_members) = keys(&before);
-    let saved = carried::save(&before, &before_rows, &before_members, &WordIndex::build(&before));
+    let (before_groups, _) = carried::groups(None, &before, &catalogues);
+    let saved = carried::save(&before, &before_groups, &WordIndex::build(&before));
+    drop(before_groups);
     let fresh: Vec<bool> = (0..ROWS).map(|i| i == ROWS / 2).collect();
     group.bench_function("listings matched and word index carried on, 200,000 hub-like rows, one added", |b| {
         b.iter(|| Carried::open(&saved, &rows, &fresh).and_then(|c| c.word_index(&rows)).map(|index| index.len()))
     });
-    group.bench_function("row and member keys made, 200,000 hub-like rows", |b| b.iter(|| keys(&rows).0.len()));
-    let (row_keys, member_keys) = keys(&rows);
-    group.bench_function("listings saved, 200,000 hub-like rows", |b| b.iter(|| carried::save(&rows, &row_keys, &member_keys, &index).len()));
+    group.bench_function("groups sorted and keyed afresh, 200,000 hub-like rows", |b| {
+        b.iter(|| carried::groups(None, &rows, &catalogues).0.tags.len())
+    });
+    group.bench_function("groups carried on, 200,000 hub-like rows, one added", |b| {
+        b.iter(|| {
+            let carried = Carried::open(&saved, &rows, &fresh);
+            let (groups, carried_on) = carried::groups(carried.as_ref(), &rows, &catalogues);
+            assert!(carried_on);
+            groups.tags.len()
+        })
+    });
+    let (groups, _) = carried::groups(None, &rows, &catalogues);
+    group.bench_function("listings saved, 200,000 hub-like rows", |b| b.iter(|| carried::save(&rows, &groups, &index).len()));
     group.finish();
 }
 

@@ -319,9 +319,10 @@ fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
     let extra: [&std::ffi::OsStr; 4] = ["--config".as_ref(), config.as_os_str(), "--changed".as_ref(), changed_list.as_os_str()];
     let run = build_with_env(&extra, &models, &dist, &site_src(), &[("MODELPAGES_TIMINGS", "1")]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // The search's word index was carried on from the previous build's,
-    // not made afresh; the search files below are the full build's all the same.
-    assert!(run.stderr.contains("word index carried on"), "{}", run.stderr);
+    // The groups and the search's word index were carried on from the
+    // previous build's, not made afresh; the files below are the full
+    // build's all the same.
+    assert!(run.stderr.contains("groups carried on") && run.stderr.contains("word index carried on"), "{}", run.stderr);
     let after = files(&dist);
     // Files written, rewritten or removed.
     let changed: std::collections::BTreeSet<&String> =

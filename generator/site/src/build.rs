@@ -32,7 +32,7 @@ use crate::model_renderer::{process_model, triage, ModelOutcome};
 use crate::pages::listings::carried::{self, Carried};
 use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, ListingCounts, ListingWrites};
-use crate::pages::listings::{by_name, listing_groups, sitemap_group, Groups};
+use crate::pages::listings::{by_name, listing_groups, sitemap_group};
 use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
 use crate::pages::model_tree::TreeScope;
 use crate::progress::Progress;
@@ -450,10 +450,9 @@ pub(crate) fn write_listings(
     let carried = saved.as_deref().and_then(|saved| Carried::open(saved, &listed, &fresh));
     timer.lap_detail("listings matched", if carried.is_some() { " (carried on)" } else { " (nothing carried on)" });
     let input = site.listing_input(&listed);
-    let kept = |rank: usize| carried.as_ref().and_then(|carried| carried.keys(rank));
     // Each timed on its own: they run side by side.
-    let ((groups, groups_s), (((index, carried_on), index_s), (search, search_s))) = rayon::join(
-        || seconds(|| Groups::of(&input, &kept)),
+    let (((groups, groups_carried), groups_s), (((index, carried_on), index_s), (search, search_s))) = rayon::join(
+        || seconds(|| carried::groups(carried.as_ref(), &listed, &input.catalogues())),
         || {
             let index = seconds(|| carried::word_index(carried.as_ref(), &listed));
             let search = seconds(|| SearchFiles::build(&listed, &index.0 .0, &site.listings));
@@ -462,13 +461,16 @@ pub(crate) fn write_listings(
     );
     drop(carried);
     drop(saved);
-    let how = if carried_on { "carried on" } else { "made afresh" };
-    timer.lap_detail("listing groups, search index", &format!(" (groups {groups_s:.3} s; word index {how} {index_s:.3} s, trie {search_s:.3} s)"));
+    let how = |carried_on: bool| if carried_on { "carried on" } else { "made afresh" };
+    timer.lap_detail(
+        "listing groups, search index",
+        &format!(" (groups {} {groups_s:.3} s; word index {} {index_s:.3} s, trie {search_s:.3} s)", how(groups_carried), how(carried_on)),
+    );
     let mut writes = ListingWrites::new(writer, previous);
     let all = listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages));
     timer.lap_detail("group prints", &format!(" ({} groups)", all.len()));
     // What the next build carries on is encoded while the files are written.
-    let (written, state) = rayon::join(|| writes.write(all), || carried::save(&listed, &groups.rows, groups.member_keys(), &index));
+    let (written, state) = rayon::join(|| writes.write(all), || carried::save(&listed, &groups, &index));
     written?;
     drop(index);
     writes.write(vec![sitemap_group(&input, writes.paths())])?;

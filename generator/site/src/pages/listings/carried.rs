@@ -14,7 +14,9 @@
 //!   its words are at its new rank in the word index carried on
 //!   ([`Carried::word_index`], see `search::word_index`).
 //! - Every other model (added, changed, listed again, or decoded with one
-//!   that changed) has its keys made and its words tokenised.
+//!   that changed) has its keys made and its words tokenised, and is
+//!   sorted into its groups; the kept models' groups are the saved ones,
+//!   their ranks moved ([`Carried::membership`], see `membership`).
 //!
 //! With more than one model in four not kept (a day of downloads moving
 //! decodes most rows), nothing is carried: the build makes it all afresh.
@@ -22,8 +24,9 @@
 //! word: the tests hold it to that.
 //!
 //! The saved form: a magic, the number of models, their ids front-coded,
-//! their row keys and their member keys (16 bytes each, by rank), then the
-//! word index's own part. Ids are not checked for their order (a million
+//! their row keys and their member keys (16 bytes each, by rank), the
+//! groups (after their length: each family, then each group's name and its
+//! ranks as gaps), then the word index's own part. Ids are not checked for their order (a million
 //! comparisons): the walk keeps a model only where the ids are equal, and
 //! moves ranks in order whatever the saved order.
 
@@ -32,13 +35,14 @@ use std::cmp::Ordering;
 use modelpages_record::ModelSummary;
 
 use super::compact::{put, put_front_coded, Reader};
-use super::groups::ids_by_name;
+use super::groups::{ids_by_name, Groups};
+use super::membership::{Catalogues, FacetKind, Membership, Ranks, SavedGroups};
 use super::search::word_index::NOT_KEPT;
 use super::search::WordIndex;
 use crate::store::manifest::ListingKey;
 
 /// Starts the saved form; one of another format is not read.
-const MAGIC: &[u8; 8] = b"mplist01";
+const MAGIC: &[u8; 8] = b"mplist02";
 
 /// Something is carried while at most one model in this many is not kept;
 /// with more, making it all afresh costs about as much.
@@ -55,11 +59,14 @@ pub struct Carried<'s> {
     /// The previous build's rank of each model now listed (by its rank now)
     /// that is kept, or [`NOT_KEPT`].
     was: Vec<u32>,
-    /// How many models the previous build listed.
-    saved_models: usize,
+    /// The rank now of each model the previous build listed (by its rank
+    /// then) that is kept, or [`NOT_KEPT`].
+    moved: Vec<u32>,
     /// Their row keys and member keys, by their rank then.
     rows: &'s [u8],
     members: &'s [u8],
+    /// The groups' part, read when the groups are sorted.
+    groups: &'s [u8],
     /// The word index's part, read when the search asks for it.
     words: &'s [u8],
 }
@@ -75,6 +82,8 @@ impl<'s> Carried<'s> {
         let (ids, ends) = reader.front_coded(saved_models, ID_BYTES_AT_MOST)?;
         let rows = reader.take(saved_models.checked_mul(KEY)?)?;
         let members = reader.take(saved_models * KEY)?;
+        let groups_len = reader.num()?;
+        let groups = reader.take(groups_len)?;
         let words = reader.rest();
         let id = |i: usize| &ids[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
         let mut was = vec![NOT_KEPT; models.len()];
@@ -109,7 +118,18 @@ impl<'s> Carried<'s> {
                 return None;
             }
         }
-        Some(Carried { was, saved_models, rows, members, words })
+        let mut moved = vec![NOT_KEPT; saved_models];
+        for (rank, &was) in was.iter().enumerate() {
+            if was != NOT_KEPT {
+                moved[was as usize] = rank as u32;
+            }
+        }
+        Some(Carried { was, moved, rows, members, groups, words })
+    }
+
+    /// The ranks of the models not kept, ascending: those made again.
+    fn not_kept(&self) -> Vec<u32> {
+        (0..self.was.len() as u32).filter(|&rank| self.was[rank as usize] == NOT_KEPT).collect()
     }
 
     /// The row key and member key of the model `rank` (now), if it is kept.
@@ -125,16 +145,28 @@ impl<'s> Carried<'s> {
     /// The word index of `models` (those [`Carried::open`] matched),
     /// carried on; `None` if its part does not read back.
     pub fn word_index(&self, models: &[&ModelSummary]) -> Option<WordIndex> {
-        let mut moved = vec![NOT_KEPT; self.saved_models];
-        let mut tokenise = Vec::new();
-        for (rank, &was) in self.was.iter().enumerate() {
-            match was {
-                NOT_KEPT => tokenise.push(rank as u32),
-                was => moved[was as usize] = rank as u32,
-            }
-        }
-        WordIndex::carried(self.words, &moved, &tokenise, models)
+        WordIndex::carried(self.words, &self.moved, &self.not_kept(), models)
     }
+
+    /// The membership of `models`' groups (those [`Carried::open`]
+    /// matched): the saved groups with their kept models at their ranks
+    /// now, joined by the models not kept, sorted afresh. `None` if the
+    /// groups' part does not read back.
+    pub fn membership<'a>(&self, models: &[&'a ModelSummary], catalogues: &Catalogues) -> Option<Membership<'a>> {
+        let saved = read_groups(self.groups, &self.moved)?;
+        Membership::of(models, Some(&self.not_kept()), catalogues).join_saved(saved, models, catalogues)
+    }
+}
+
+/// The groups of `models` (those [`Carried::open`] matched): carried on
+/// where `carried` allows (their membership, and their keys), else sorted
+/// and keyed afresh; with whether they were carried on.
+pub fn groups<'a>(carried: Option<&Carried>, models: &[&'a ModelSummary], catalogues: &Catalogues<'a>) -> (Groups<'a>, bool) {
+    let carried_on = carried.and_then(|carried| carried.membership(models, catalogues));
+    let is_carried_on = carried_on.is_some();
+    let membership = carried_on.unwrap_or_else(|| Membership::of(models, None, catalogues));
+    let kept = |rank: usize| carried.and_then(|carried| carried.keys(rank));
+    (Groups::of(models, catalogues, membership, &kept), is_carried_on)
 }
 
 /// The word index of `models`: carried on where `carried` allows, else made
@@ -147,17 +179,119 @@ pub fn word_index(carried: Option<&Carried>, models: &[&ModelSummary]) -> (WordI
 }
 
 /// What this build keeps for the next: `models` (listed, by name), their
-/// row and member keys by rank, and their word index.
-pub fn save(models: &[&ModelSummary], rows: &[ListingKey], members: &[ListingKey], index: &WordIndex) -> Vec<u8> {
+/// groups (with their row and member keys by rank), and their word index.
+pub fn save(models: &[&ModelSummary], groups: &Groups, index: &WordIndex) -> Vec<u8> {
+    let (rows, members) = (&groups.rows, groups.member_keys());
     assert!(rows.len() == models.len() && members.len() == models.len());
-    let mut out = Vec::with_capacity(16 + models.len() * (24 + 2 * KEY) + index.len() * 8);
+    let mut out = Vec::with_capacity(16 + models.len() * (48 + 2 * KEY) + index.len() * 8);
     out.extend_from_slice(MAGIC);
     put(&mut out, models.len());
     put_front_coded(&mut out, models.iter().map(|m| m.id.as_bytes()));
     out.extend_from_slice(rows.as_flattened());
     out.extend_from_slice(members.as_flattened());
+    let saved_groups = save_groups(groups);
+    put(&mut out, saved_groups.len());
+    out.extend_from_slice(&saved_groups);
     index.save_to(&mut out);
     out
+}
+
+/// The groups' part of the saved form: each family as a count and its
+/// groups, each group what names it and its ranks. Libraries without
+/// models are left out.
+fn save_groups(groups: &Groups) -> Vec<u8> {
+    let mut out = Vec::new();
+    let name = |out: &mut Vec<u8>, name: &str| {
+        put(out, name.len());
+        out.extend_from_slice(name.as_bytes());
+    };
+    let ranks = |out: &mut Vec<u8>, ranks: &Ranks| {
+        put(out, ranks.len());
+        let mut last = 0;
+        for (i, &rank) in ranks.iter().enumerate() {
+            put(out, if i == 0 { rank } else { rank - last } as usize);
+            last = rank;
+        }
+    };
+    put(&mut out, groups.tasks.len());
+    for (task, members) in &groups.tasks {
+        name(&mut out, &task.key);
+        ranks(&mut out, members);
+    }
+    let libraries: Vec<_> = groups.libraries.iter().filter(|(_, members)| !members.is_empty()).collect();
+    put(&mut out, libraries.len());
+    for (library, members) in libraries {
+        name(&mut out, &library.key);
+        ranks(&mut out, members);
+    }
+    put(&mut out, groups.pairs.len());
+    for ((task, library), members) in &groups.pairs {
+        name(&mut out, &groups.tasks[*task].0.key);
+        name(&mut out, &groups.libraries[*library].0.key);
+        ranks(&mut out, members);
+    }
+    for family in [&groups.namespaces, &groups.tags] {
+        put(&mut out, family.len());
+        for (group, members) in family {
+            name(&mut out, group);
+            ranks(&mut out, members);
+        }
+    }
+    put(&mut out, groups.facets.len());
+    for facet in &groups.facets {
+        out.push(FacetKind::ALL.iter().position(|k| *k == facet.kind).expect("a kind of facet") as u8);
+        name(&mut out, &facet.value);
+        ranks(&mut out, &facet.ranks);
+    }
+    out
+}
+
+/// Reads [`save_groups`]' part, the ranks moved to their ranks now (by
+/// `moved`, see [`Carried`]) and the models not kept left out.
+fn read_groups<'s>(bytes: &'s [u8], moved: &[u32]) -> Option<SavedGroups<'s>> {
+    let mut reader = Reader::new(bytes);
+    let name = |reader: &mut Reader<'s>| {
+        let len = reader.num()?;
+        std::str::from_utf8(reader.take(len)?).ok()
+    };
+    let ranks = |reader: &mut Reader<'s>| -> Option<Ranks> {
+        let count = reader.count()?;
+        let mut now = Vec::with_capacity(count);
+        let mut was = 0usize;
+        for _ in 0..count {
+            // A gap of nought: a model twice in one group, as a build that
+            // found a tag twice in its row would list it.
+            was = was.checked_add(reader.num()?)?;
+            match *moved.get(was)? {
+                NOT_KEPT => {}
+                rank => now.push(rank),
+            }
+        }
+        Some(now)
+    };
+    fn family<'s, K>(reader: &mut Reader<'s>, mut group: impl FnMut(&mut Reader<'s>) -> Option<(K, Ranks)>) -> Option<Vec<(K, Ranks)>> {
+        let count = reader.count()?;
+        (0..count).map(|_| group(reader)).collect()
+    }
+    let mut saved = SavedGroups {
+        tasks: family(&mut reader, |r| Some((name(r)?, ranks(r)?)))?,
+        libraries: family(&mut reader, |r| Some((name(r)?, ranks(r)?)))?,
+        pairs: family(&mut reader, |r| Some(((name(r)?, name(r)?), ranks(r)?)))?,
+        namespaces: family(&mut reader, |r| Some((name(r)?, ranks(r)?)))?,
+        tags: family(&mut reader, |r| Some((name(r)?, ranks(r)?)))?,
+        ..SavedGroups::default()
+    };
+    let facets = family(&mut reader, |r| {
+        let kind = *FacetKind::ALL.get(usize::from(*r.take(1)?.first()?))?;
+        Some(((kind, name(r)?), ranks(r)?))
+    })?;
+    for ((kind, value), ranks) in facets {
+        match kind {
+            FacetKind::Params | FacetKind::Fits => saved.classes.push(((kind, value.parse().ok()?), ranks)),
+            _ => saved.values.push(((kind, value), ranks)),
+        }
+    }
+    reader.is_done().then_some(saved)
 }
 
 #[cfg(test)]

@@ -11,12 +11,14 @@ use foldhash::{HashMap, HashMapExt};
 
 use modelpages_render::{RowLabels, SiteInfo, Templates};
 
-use modelpages_record::{namespace_of, ModelSummary};
+use modelpages_record::ModelSummary;
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
 use super::file::{hash_counts, member_key, row_key, updated_day, KeyHasher};
 use super::keyed::boundary_hash;
+pub use super::membership::Ranks;
+use super::membership::{Catalogues, FacetKind, Membership};
 use crate::pages::tasks::{Task, TaskCatalogue};
 use crate::settings::ListingSettings;
 use crate::store::manifest::ListingKey;
@@ -34,7 +36,12 @@ pub struct ListingInput<'a> {
     pub snippets: &'a SnippetEngine,
 }
 
-impl ListingInput<'_> {
+impl<'a> ListingInput<'a> {
+    /// The known tasks and libraries, numbered for [`Membership::of`].
+    pub fn catalogues(&self) -> Catalogues<'a> {
+        Catalogues::new(self.tasks.tasks(), self.snippets.catalogue().libraries())
+    }
+
     /// The names of the tasks and libraries of `rows` (ranks), as a page
     /// of them shows them.
     pub fn labels(&self, rows: &[u32]) -> RowLabels {
@@ -75,9 +82,6 @@ pub fn ids_by_name(x: &[u8], y: &[u8]) -> Ordering {
     folded(x).cmp(folded(y)).then_with(|| x.cmp(y))
 }
 
-/// The models of one group, as ranks (positions in name order), ascending.
-pub type Ranks = Vec<u32>;
-
 /// Models sorted into every group a listing shows.
 pub struct Groups<'a> {
     /// [`row_key`] of each model, by rank: what a page by name shows of it.
@@ -107,41 +111,6 @@ pub struct Groups<'a> {
     prints: HashMap<(usize, usize), ListingKey>,
 }
 
-/// What the search filters by besides task, library, namespace and tag
-/// (`ModelSummary::facets`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FacetKind {
-    Language,
-    License,
-    Provider,
-    /// A parameter class (`PARAM_BOUNDS`).
-    Params,
-    /// The smallest memory size a model fits in (`MEMORY_SIZES_GB`).
-    Fits,
-}
-
-impl FacetKind {
-    pub const ALL: [FacetKind; 5] = [FacetKind::Language, FacetKind::License, FacetKind::Provider, FacetKind::Params, FacetKind::Fits];
-
-    /// As named in paths and in the facets file.
-    pub fn name(self) -> &'static str {
-        match self {
-            FacetKind::Language => "language",
-            FacetKind::License => "license",
-            FacetKind::Provider => "provider",
-            FacetKind::Params => "params",
-            FacetKind::Fits => "fits",
-        }
-    }
-
-    /// Whether its values are tags with listings by name of their own
-    /// (`search/tag/...`: a language is its tag, a licence `license:<id>`),
-    /// so its facet scopes need only their ranked pages.
-    pub fn listed_as_tag(self) -> bool {
-        matches!(self, FacetKind::Language | FacetKind::License)
-    }
-}
-
 /// One value of a facet and its models.
 pub struct FacetGroup<'a> {
     pub kind: FacetKind,
@@ -162,103 +131,17 @@ impl FacetGroup<'_> {
     }
 }
 
-/// Models sorted into groups per run of this many, side by side.
-const SORTED_TOGETHER: usize = 64 * 1024;
-
-/// The groups of a run of models, by rank, before they are named and ordered.
-struct Sorting<'a> {
-    by_task: Vec<Ranks>,
-    by_library: Vec<Ranks>,
-    by_pair: HashMap<(usize, usize), Ranks>,
-    namespaces: Vec<(&'a str, Ranks)>,
-    by_tag: HashMap<&'a str, Ranks>,
-    by_value: HashMap<(FacetKind, &'a str), Ranks>,
-    by_class: HashMap<(FacetKind, u8), Ranks>,
-}
-
-impl<'a> Sorting<'a> {
-    fn new(tasks: usize, libraries: usize) -> Sorting<'a> {
-        Sorting {
-            by_task: vec![Vec::new(); tasks],
-            by_library: vec![Vec::new(); libraries],
-            by_pair: HashMap::new(),
-            namespaces: Vec::new(),
-            by_tag: HashMap::new(),
-            by_value: HashMap::new(),
-            by_class: HashMap::new(),
-        }
-    }
-
-    /// Puts the model `rank` in its groups; `index` numbers the known tasks and libraries.
-    fn add(&mut self, rank: u32, summary: &'a ModelSummary, index: (&HashMap<&str, usize>, &HashMap<&str, usize>)) {
-        let facets = &summary.facets;
-        let valued = [(FacetKind::Language, &facets.languages), (FacetKind::License, &facets.licenses), (FacetKind::Provider, &facets.providers)];
-        for (kind, values) in valued {
-            for value in values.iter() {
-                self.by_value.entry((kind, value)).or_default().push(rank);
-            }
-        }
-        for (kind, class) in [(FacetKind::Params, facets.params), (FacetKind::Fits, facets.fits)] {
-            if let Some(class) = class {
-                self.by_class.entry((kind, class)).or_default().push(rank);
-            }
-        }
-        for tag in summary.filters.iter() {
-            self.by_tag.entry(tag).or_default().push(rank);
-        }
-        let task = summary.task.as_deref().and_then(|t| index.0.get(t).copied());
-        let library = summary.library.as_deref().and_then(|l| index.1.get(l).copied());
-        if let Some(t) = task {
-            self.by_task[t].push(rank);
-        }
-        if let Some(l) = library {
-            self.by_library[l].push(rank);
-        }
-        if let (Some(t), Some(l)) = (task, library) {
-            self.by_pair.entry((t, l)).or_default().push(rank);
-        }
-        // Models come by name, so a namespace's models come together.
-        let namespace = namespace_of(&summary.id);
-        match self.namespaces.last_mut() {
-            Some((last, ranks)) if *last == namespace => ranks.push(rank),
-            _ => self.namespaces.push((namespace, vec![rank])),
-        }
-    }
-
-    /// These groups followed by those of the run of models after them.
-    fn append(mut self, later: Sorting<'a>) -> Sorting<'a> {
-        for (mine, theirs) in self.by_task.iter_mut().zip(later.by_task).chain(self.by_library.iter_mut().zip(later.by_library)) {
-            mine.extend(theirs);
-        }
-        fn join<K: std::hash::Hash + Eq>(mine: &mut HashMap<K, Ranks>, theirs: HashMap<K, Ranks>) {
-            for (key, ranks) in theirs {
-                mine.entry(key).or_default().extend(ranks);
-            }
-        }
-        join(&mut self.by_pair, later.by_pair);
-        join(&mut self.by_tag, later.by_tag);
-        join(&mut self.by_value, later.by_value);
-        join(&mut self.by_class, later.by_class);
-        // A namespace cut between two runs is one group.
-        let mut namespaces = later.namespaces.into_iter();
-        if let (Some((last, ranks)), Some((first, more))) = (self.namespaces.last_mut(), namespaces.next()) {
-            if *last == first {
-                ranks.extend(more);
-            } else {
-                self.namespaces.push((first, more));
-            }
-        }
-        self.namespaces.extend(namespaces);
-        self
-    }
-}
-
 impl<'a> Groups<'a> {
-    /// Sorts `input`'s models into their groups. `kept(rank)` gives the row
-    /// and member keys of a model whose keys the previous build made (see
+    /// The groups of `models`, whose membership is `membership`
+    /// (see [`Membership::of`]). `kept(rank)` gives the row and member keys
+    /// of a model whose keys the previous build made (see
     /// [`carried`](super::carried)), so they need not be made again.
-    pub fn of(input: &ListingInput<'a>, kept: &(dyn Fn(usize) -> Option<(ListingKey, ListingKey)> + Sync)) -> Groups<'a> {
-        let models = input.models;
+    pub fn of(
+        models: &[&'a ModelSummary],
+        catalogues: &Catalogues<'a>,
+        membership: Membership<'a>,
+        kept: &(dyn Fn(usize) -> Option<(ListingKey, ListingKey)> + Sync),
+    ) -> Groups<'a> {
         let (rows, (members, boundaries)): (Vec<ListingKey>, (Vec<ListingKey>, Vec<u64>)) = models
             .par_iter()
             .enumerate()
@@ -270,30 +153,12 @@ impl<'a> Groups<'a> {
                 (row, (member, boundary_hash(&s.id)))
             })
             .unzip();
-        let task_index: HashMap<&str, usize> = input.tasks.tasks().iter().enumerate().map(|(i, t)| (t.key.as_str(), i)).collect();
-        let libraries = input.snippets.catalogue().libraries();
-        let library_index: HashMap<&str, usize> = libraries.iter().enumerate().map(|(i, l)| (l.key.as_str(), i)).collect();
-        let index = (&task_index, &library_index);
-        // Runs of models sorted side by side, then joined in rank order, so
-        // every group's ranks stay ascending.
-        let Sorting { by_task, by_library, by_pair, namespaces, by_tag, by_value, by_class } = models
-            .par_chunks(SORTED_TOGETHER)
-            .enumerate()
-            .map(|(chunk, run)| {
-                let mut sorting = Sorting::new(input.tasks.tasks().len(), libraries.len());
-                for (i, &summary) in run.iter().enumerate() {
-                    sorting.add((chunk * SORTED_TOGETHER + i) as u32, summary, index);
-                }
-                sorting
-            })
-            .collect::<Vec<Sorting<'a>>>()
-            .into_iter()
-            .reduce(Sorting::append)
-            .unwrap_or_else(|| Sorting::new(input.tasks.tasks().len(), libraries.len()));
+        let libraries = catalogues.libraries();
+        let Membership { by_task, by_library, by_pair, namespaces, by_tag, by_value, by_class } = membership;
         // Tasks renumbered to those that have models; pairs follow.
         let mut task_position = vec![usize::MAX; by_task.len()];
         let mut tasks = Vec::new();
-        for (i, (task, ranks)) in input.tasks.tasks().iter().zip(by_task).enumerate() {
+        for (i, (task, ranks)) in catalogues.tasks().iter().zip(by_task).enumerate() {
             if !ranks.is_empty() {
                 task_position[i] = tasks.len();
                 tasks.push((task, ranks));
@@ -509,48 +374,6 @@ mod tests {
         let models = [at("a/a", 1, Some(10 * day + 5)), at("b/b", 9, Some(10 * day + 80_000)), at("c/c", 5, Some(11 * day)), at("d/d", 7, None)];
         let refs: Vec<&ModelSummary> = models.iter().collect();
         assert_eq!(top_by(&refs, &[0, 1, 2, 3], Ranking::Updated, 10), [2, 0, 1, 3]);
-    }
-
-    /// Runs of models sorted apart and joined give the groups one run gives:
-    /// ranks ascending, a namespace cut between runs (or spanning several)
-    /// one group.
-    #[test]
-    fn runs_sorted_apart_join_into_the_groups_of_one_run() {
-        use modelpages_record::SearchFacets;
-        let models: Vec<ModelSummary> = (0..200)
-            .map(|i| ModelSummary {
-                id: format!("ns{:02}/m{i:03}", if i < 90 { i / 45 } else { 2 + i / 7 }),
-                task: Some(["t0", "t1", "zz"][i % 3].into()),
-                library: Some(["l0", "l1"][i % 2].into()),
-                filters: [format!("tag{}", i % 5), "shared".into()].iter().collect(),
-                facets: SearchFacets {
-                    languages: [["en", "fr"][i % 2]].iter().collect(),
-                    params: (i % 4 != 0).then_some((i % 3) as u8),
-                    ..SearchFacets::default()
-                },
-                ..summary("x/x", i as u64, 0)
-            })
-            .collect();
-        let tasks: HashMap<&str, usize> = [("t0", 0), ("t1", 1)].into_iter().collect();
-        let libraries: HashMap<&str, usize> = [("l0", 0), ("l1", 1)].into_iter().collect();
-        let sort = |range: std::ops::Range<usize>| {
-            let mut sorting = Sorting::new(2, 2);
-            for rank in range {
-                sorting.add(rank as u32, &models[rank], (&tasks, &libraries));
-            }
-            sorting
-        };
-        let whole = sort(0..models.len());
-        for run in [1, 7, 44, 45, 199] {
-            let starts: Vec<usize> = (0..models.len()).step_by(run).collect();
-            let joined = starts.iter().map(|&s| sort(s..(s + run).min(models.len()))).reduce(Sorting::append).unwrap();
-            assert_eq!(joined.namespaces, whole.namespaces, "runs of {run}");
-            assert_eq!((&joined.by_task, &joined.by_library, &joined.by_pair), (&whole.by_task, &whole.by_library, &whole.by_pair), "runs of {run}");
-            assert_eq!((&joined.by_tag, &joined.by_value, &joined.by_class), (&whole.by_tag, &whole.by_value, &whole.by_class), "runs of {run}");
-        }
-        assert_eq!(whole.namespaces.len(), 2 + (199 / 7 - 90 / 7) + 1);
-        assert_eq!(whole.namespaces[0].1, (0..45).collect::<Vec<u32>>());
-        assert_eq!(whole.by_tag["shared"].len(), 200);
     }
 
     /// The top in each order is the start of the list sorted by

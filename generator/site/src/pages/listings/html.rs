@@ -23,7 +23,8 @@ use modelpages_record::ModelSummary;
 
 use super::file::{KeyHasher, ListingFile, ListingGroup};
 use super::folders::{hash_links, paged_files, pages_from_front, stats_path, FeedScope, KeyedFolder, PageFile};
-use super::groups::{top_by, FacetGroup, FacetKind, Groups, ListingInput, Ranking};
+use super::groups::{top_by, FacetGroup, Groups, ListingInput, Ranking};
+use super::membership::FacetKind;
 use super::keyed::boundary_hash;
 use crate::pages::libraries::library_link;
 

@@ -29,11 +29,12 @@
 //!   `lastModified` moves.
 //!
 //! Listings take models by name ([`groups::by_name`]); [`Groups`] (in
-//! [`groups`]) sorts them into tasks, libraries, namespaces and
-//! task-and-library pairs once for all of them. What a build keeps for the
-//! next, so that a build which changes a few models of a million need not
-//! hash every model's row or tokenise its words again, is [`carried`]
-//! (in the compact form of [`compact`]).
+//! [`groups`]) sorts them into tasks, libraries, namespaces,
+//! task-and-library pairs, tags and facet values once for all of them
+//! (which model is in which group is [`membership`]). What a build keeps
+//! for the next, so that a build which changes a few models of a million
+//! need not sort every model into its groups, hash its row or tokenise its
+//! words again, is [`carried`] (in the compact form of [`compact`]).
 //!
 //! This module only gathers the files; the pieces every kind of file shares
 //! ([`file`], [`groups`], [`keyed`], [`folders`]) sit below the kinds, so
@@ -48,6 +49,7 @@ pub mod folders;
 pub mod groups;
 pub mod html;
 pub mod keyed;
+pub mod membership;
 pub mod search;
 pub mod sitemap;
 pub mod stats;

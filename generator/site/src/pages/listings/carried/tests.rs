@@ -1,9 +1,29 @@
+use modelpages_record::SearchFacets;
+use modelpages_snippets::SnippetEngine;
+
 use super::*;
 use crate::pages::listings::file::{member_key, row_key};
 use crate::pages::listings::groups::by_name;
+use crate::pages::tasks::TaskCatalogue;
 
 fn summary(id: &str, tags: &[&str]) -> ModelSummary {
     ModelSummary { id: id.into(), tags: tags.iter().collect(), ..ModelSummary::default() }
+}
+
+/// The catalogues a build numbers tasks and libraries by.
+struct Known {
+    tasks: TaskCatalogue,
+    snippets: SnippetEngine,
+}
+
+impl Known {
+    fn new() -> Known {
+        Known { tasks: TaskCatalogue::builtin(), snippets: SnippetEngine::new() }
+    }
+
+    fn catalogues(&self) -> Catalogues<'_> {
+        Catalogues::new(self.tasks.tasks(), self.snippets.catalogue().libraries())
+    }
 }
 
 /// A small deterministic generator (xorshift), so every case can be rerun.
@@ -23,8 +43,39 @@ const VOCABULARY: [&str; 10] = ["llama", "llava", "8b", "gguf", "en", "mit", "a1
 fn random_model(dice: &mut Dice, serial: usize) -> ModelSummary {
     let namespaces = ["Org", "org2", "meta-llama", "a", "Zeta"];
     let id = format!("{}/Model-{}-{}", namespaces[dice.roll(namespaces.len())], dice.roll(50), serial);
-    let tags: Vec<&str> = VOCABULARY.iter().filter(|_| dice.roll(3) == 0).copied().collect();
-    ModelSummary { downloads: Some(dice.roll(1000) as u64), ..summary(&id, &tags) }
+    let downloads = Some(dice.roll(1000) as u64);
+    with_random_rows(dice, ModelSummary { downloads, id, ..ModelSummary::default() })
+}
+
+/// `model` with new words and a new place in the groups: task, library,
+/// filter tags and search facets, known and unknown.
+fn with_random_rows(dice: &mut Dice, model: ModelSummary) -> ModelSummary {
+    let mut pick = |from: &[&'static str], one_in: usize| -> Vec<&'static str> { from.iter().filter(|_| dice.roll(one_in) == 0).copied().collect() };
+    let tags = pick(&VOCABULARY, 3);
+    let filters = pick(&VOCABULARY, 4);
+    let languages = pick(&["en", "fr", "zh"], 2);
+    let licenses = pick(&["mit", "apache-2.0"], 3);
+    let providers = pick(&["together"], 4);
+    // A tag twice in a row puts the model in its group twice, as a build
+    // that read such a row would.
+    let mut filters = filters;
+    if let (Some(&first), 0) = (filters.first(), dice.roll(5)) {
+        filters.push(first);
+    }
+    ModelSummary {
+        tags: tags.iter().collect(),
+        filters: filters.iter().collect(),
+        task: [None, Some("text-generation"), Some("fill-mask"), Some("no-such-task")][dice.roll(4)].map(str::to_owned),
+        library: [None, Some("transformers"), Some("diffusers"), Some("no-such-library")][dice.roll(4)].map(str::to_owned),
+        facets: SearchFacets {
+            languages: languages.iter().collect(),
+            licenses: licenses.iter().collect(),
+            providers: providers.iter().collect(),
+            params: [None, Some(0), Some(3)][dice.roll(3)],
+            fits: [None, Some(1)][dice.roll(2)],
+        },
+        ..model
+    }
 }
 
 fn sorted(mut models: Vec<(ModelSummary, bool)>) -> (Vec<ModelSummary>, Vec<bool>) {
@@ -40,10 +91,7 @@ fn next_build(dice: &mut Dice, before: &[ModelSummary], serial: &mut usize) -> (
     for model in before {
         match dice.roll(40) {
             0 => {}
-            1 => {
-                let tags: Vec<&str> = VOCABULARY.iter().filter(|_| dice.roll(2) == 0).copied().collect();
-                after.push((summary(&model.id, &tags), true));
-            }
+            1 => after.push((with_random_rows(dice, model.clone()), true)),
             2 => after.push((ModelSummary { downloads: Some(dice.roll(1000) as u64), ..model.clone() }, true)),
             3 => after.push((model.clone(), true)),
             _ => after.push((model.clone(), false)),
@@ -60,12 +108,13 @@ fn refs(models: &[ModelSummary]) -> Vec<&ModelSummary> {
     models.iter().collect()
 }
 
-/// What a build of `models` saves, every key made afresh.
+/// What a build of `models` saves, its groups sorted and keyed afresh.
 fn saved_by(models: &[ModelSummary]) -> Vec<u8> {
     let refs = refs(models);
-    let rows: Vec<ListingKey> = models.iter().map(row_key).collect();
-    let members: Vec<ListingKey> = models.iter().zip(&rows).map(|(m, row)| member_key(m, row)).collect();
-    save(&refs, &rows, &members, &WordIndex::build(&refs))
+    let known = Known::new();
+    let (groups, carried_on) = groups(None, &refs, &known.catalogues());
+    assert!(!carried_on);
+    save(&refs, &groups, &WordIndex::build(&refs))
 }
 
 /// Build after build, what is carried on is what a full build makes: the
@@ -73,6 +122,7 @@ fn saved_by(models: &[ModelSummary]) -> Vec<u8> {
 /// afresh, words, order and ranks.
 #[test]
 fn what_is_carried_is_what_a_full_build_makes() {
+    let known = Known::new();
     let mut carried_builds = 0;
     for seed in 1..=12u64 {
         let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -100,11 +150,11 @@ fn what_is_carried_is_what_a_full_build_makes() {
             let (index, carried_on) = word_index(carried.as_ref(), &refs);
             assert_eq!(carried_on, carried.is_some());
             assert_eq!(index, WordIndex::build(&refs), "seed {seed}, build {build}");
-            // Saved from what was carried, as a build does.
-            let rows: Vec<ListingKey> = (0..after.len()).map(|r| carried.as_ref().and_then(|c| c.keys(r)).map_or_else(|| row_key(&after[r]), |k| k.0)).collect();
-            let members: Vec<ListingKey> =
-                (0..after.len()).map(|r| carried.as_ref().and_then(|c| c.keys(r)).map_or_else(|| member_key(&after[r], &rows[r]), |k| k.1)).collect();
-            saved = save(&refs, &rows, &members, &index);
+            // Grouped and saved from what was carried, as a build does: the
+            // saved form holds every group's name and models, and every key.
+            let (carried_groups, groups_carried_on) = groups(carried.as_ref(), &refs, &known.catalogues());
+            assert_eq!(groups_carried_on, carried.is_some());
+            saved = save(&refs, &carried_groups, &index);
             assert_eq!(saved, saved_by(&after), "seed {seed}, build {build}: saved as a full build saves");
             models = after;
         }
@@ -161,19 +211,32 @@ fn many_fresh_models_carry_nothing() {
 /// they share. Ids out of order keep a model only where its id matches.
 #[test]
 fn a_damaged_saved_form_is_refused() {
-    let models = vec![summary("a/one", &["mit", "en"]), summary("b/two", &["en"]), summary("c/three", &["gguf"])];
+    let mut dice = Dice(7);
+    let models: Vec<ModelSummary> = ["a/one", "b/two", "c/three"].iter().map(|id| with_random_rows(&mut dice, summary(id, &["en"]))).collect();
     let saved = saved_by(&models);
     let fresh = [false, false, false];
+    let known = Known::new();
+    let catalogues = known.catalogues();
+    let whole = Carried::open(&saved, &refs(&models), &fresh).unwrap().membership(&refs(&models), &catalogues).unwrap();
     for cut in 0..saved.len() {
         let carried = Carried::open(&saved[..cut], &refs(&models), &fresh);
-        assert!(carried.and_then(|c| c.word_index(&refs(&models))).is_none(), "cut at {cut}");
+        assert!(carried.as_ref().and_then(|c| c.word_index(&refs(&models))).is_none(), "cut at {cut}");
+        // The groups come before the words: a cut past them leaves them whole.
+        if let Some(membership) = carried.and_then(|c| c.membership(&refs(&models), &catalogues)) {
+            assert_eq!(membership, whole, "cut at {cut}");
+        }
     }
     for at in 0..saved.len() {
         for byte in [0u8, 1, 0x41, 0x7f, 0x80, 0xff] {
             let mut bad = saved.clone();
             bad[at] = byte;
-            if let Some(index) = Carried::open(&bad, &refs(&models), &fresh).and_then(|c| c.word_index(&refs(&models))) {
+            let Some(carried) = Carried::open(&bad, &refs(&models), &fresh) else { continue };
+            if let Some(index) = carried.word_index(&refs(&models)) {
                 assert_eq!(index.models(), models.len());
+            }
+            if let Some(membership) = carried.membership(&refs(&models), &catalogues) {
+                let every = membership.by_tag.values().chain(membership.by_value.values()).chain(membership.namespaces.iter().map(|(_, r)| r));
+                assert!(every.flatten().all(|&rank| (rank as usize) < models.len()), "byte {at} set to {byte}");
             }
         }
     }

@@ -21,7 +21,8 @@ use modelpages_render::{MEMORY_SIZES_GB, PARAM_BOUNDS};
 use serde::Serialize;
 
 use crate::pages::listings::file::ListingFile;
-use crate::pages::listings::groups::{FacetKind, Groups};
+use crate::pages::listings::groups::Groups;
+use crate::pages::listings::membership::FacetKind;
 
 /// Most values of a facet the file lists: it stays a few tens of kilobytes
 /// whatever the hub's size.
