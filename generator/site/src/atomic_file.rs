@@ -17,6 +17,16 @@ use std::path::{Path, PathBuf};
 /// file is removed and `path` is left as it was. The error names no path:
 /// callers add the one they report.
 pub fn replace(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    replace_file(path, |file| {
+        let mut out = BufWriter::new(file);
+        write(&mut out)?;
+        out.flush()
+    })
+}
+
+/// [`replace`], with the new file handed to `write` as it is, for writes
+/// at offsets (the manifest, written in parts side by side).
+pub fn replace_file(path: &Path, write: impl FnOnce(&fs::File) -> io::Result<()>) -> io::Result<()> {
     let mut staged = path.as_os_str().to_owned();
     staged.push(".tmp");
     let staged = PathBuf::from(staged);
@@ -28,9 +38,7 @@ pub fn replace(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>
         .create_new(true)
         .open(&staged)
         .and_then(|file| {
-            let mut out = BufWriter::new(file);
-            write(&mut out)?;
-            let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+            write(&file)?;
             // Synced before the rename: after a crash the name never points
             // at a file whose bytes did not reach the disk.
             file.sync_all()

@@ -118,12 +118,11 @@ impl Transaction {
     }
 
     /// Stages a file that `write` writes (the manifest, too large to hold).
-    fn stage_with(&self, write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> Result<usize, OutputError> {
+    fn stage_with(&self, write: impl FnOnce(&fs::File) -> io::Result<()>) -> Result<usize, OutputError> {
         let file = self.next.fetch_add(1, Ordering::Relaxed);
         let name = file_name(file);
         let path = self.files.path().join(&name);
-        let mut out = io::BufWriter::new(self.files.create_file(OsStr::new(&name))?);
-        write(&mut out).and_then(|()| io::Write::flush(&mut out)).map_err(io_error(&path))?;
+        write(&self.files.create_file(OsStr::new(&name))?).map_err(io_error(&path))?;
         Ok(file)
     }
 
@@ -141,7 +140,7 @@ impl Transaction {
 
     /// The commit point, then the change itself; `manifest` writes the
     /// manifest, which goes to the output's manifest path last.
-    pub fn commit(mut self, manifest: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> Result<(), OutputError> {
+    pub fn commit(mut self, manifest: impl FnOnce(&fs::File) -> io::Result<()>) -> Result<(), OutputError> {
         let mut steps = std::mem::take(self.steps.get_mut().expect("no panics while held"));
         // Removals first, so a file removed and written again (a model that
         // now writes fewer files) ends up written.
@@ -324,7 +323,7 @@ mod tests {
         let txn = Transaction::begin(&out, &lock).unwrap();
         txn.write("ns/new/index.html", b"new").unwrap();
         txn.remove("ns/gone/index.html");
-        txn.commit(|w| w.write_all(b"{}")).unwrap();
+        txn.commit(|mut file| io::Write::write_all(&mut file, b"{}")).unwrap();
         assert_eq!(fs::read_to_string(out.join("ns/new/index.html")).unwrap(), "new");
         assert!(!out.join("ns/gone").exists(), "emptied folders are removed");
         assert_eq!(fs::read_to_string(OutputFolder::new(&out).manifest()).unwrap(), "{}");

@@ -31,12 +31,12 @@ use serde::{Deserialize, Serialize};
 pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, StampHash, TreeHash};
 use crate::site_sources::SiteSources;
 use crate::store::output::OutputFolder;
-use crate::store::stored_models::{encode_chunk, options, read_at, StoredModels, CHUNK};
+use crate::store::file_at::{read_at, write_at};
+use crate::store::stored_models::{encode_chunk, options, StoredModels, CHUNK};
 
 /// Version 15: what the listings stage keeps for the next build is kept.
 const VERSION: u32 = 15;
-/// Chunks encoded at once while writing: the file is written as they are
-/// encoded, never held whole (at a million models it is hundreds of MB).
+/// Chunks encoded at once, in parallel.
 const CHUNKS_AT_ONCE: usize = 16;
 
 /// What a listing file is made from, hashed: equal keys, equal bytes (see
@@ -211,53 +211,77 @@ impl Manifest {
     /// The manifest as written: the header line, then the stored chunks as
     /// they were, then the models at hand in id order, then the listing
     /// files in path order, so the same manifest always gives the same bytes.
+    #[cfg(test)]
     pub fn to_bytes(&self) -> Vec<u8> {
+        use std::io::{Read, Seek};
+        let mut file = tempfile::tempfile().expect("a temporary file");
+        self.write_file(&file).expect("writing a temporary file succeeds");
         let mut bytes = Vec::new();
-        self.write_to(&mut bytes).expect("writing to memory succeeds");
+        file.rewind().and_then(|()| file.read_to_end(&mut bytes)).expect("reading it back succeeds");
         bytes
     }
 
-    /// Writes [`Manifest::to_bytes`] to `out`, encoding a few chunks at a
-    /// time in parallel.
-    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut models: Vec<(&String, &Box<ModelEntry>)> = self.models.iter().collect();
-        models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut listings: Vec<(&String, &GroupFiles)> = self.listings.iter().collect();
-        listings.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let header = Header {
+    /// Writes [`Manifest::to_bytes`] into `file` (new and empty) in two
+    /// parts side by side: the stored chunks copied (in the kernel where it
+    /// can), while what follows them is encoded, a few chunks at a time in
+    /// parallel, and written after them.
+    pub fn write_file(&self, file: &fs::File) -> std::io::Result<()> {
+        let mut header = serde_json::to_vec(&self.header()).map_err(std::io::Error::other)?;
+        header.push(b'\n');
+        let rest_at = header.len() as u64 + self.stored.stored_len();
+        let (copied, rest) = rayon::join(
+            || write_at(file, &header, 0).and_then(|()| self.stored.copy_into(file, header.len() as u64)),
+            || {
+                let rest = self.encode_rest();
+                write_at(file, &rest, rest_at)?;
+                if let Some(state) = &self.listing_state {
+                    let at = rest_at + rest.len() as u64;
+                    write_at(file, &(state.len() as u64).to_le_bytes(), at)?;
+                    write_at(file, state, at + 8)?;
+                }
+                Ok(())
+            },
+        );
+        copied.and(rest)
+    }
+
+    fn header(&self) -> Header {
+        Header {
             version: self.version,
             global: self.global.clone(),
             started_ns: self.started_ns,
             site: self.site,
             site_id: self.site_id.clone(),
             models: self.len(),
-            model_chunks: self.stored.chunks().len() + models.len().div_ceil(CHUNK),
+            model_chunks: self.stored.chunks().len() + self.models.len().div_ceil(CHUNK),
             listings: self.listings.len(),
             listing_state: self.listing_state.is_some(),
-        };
-        serde_json::to_writer(&mut *out, &header).map_err(std::io::Error::other)?;
-        out.write_all(b"\n")?;
-        self.stored.copy_to(out)?;
-        write_chunks(out, &models, |chunk| encode_chunk(chunk))?;
-        write_chunks(out, &listings, |chunk| options().serialize(chunk).expect("listing keys serialise"))?;
-        if let Some(state) = &self.listing_state {
-            out.write_all(&(state.len() as u64).to_le_bytes())?;
-            out.write_all(state)?;
         }
-        Ok(())
+    }
+
+    /// The models at hand in id order, then the listing files in path
+    /// order, in chunks after their lengths.
+    fn encode_rest(&self) -> Vec<u8> {
+        let mut models: Vec<(&String, &Box<ModelEntry>)> = self.models.iter().collect();
+        models.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut listings: Vec<(&String, &GroupFiles)> = self.listings.iter().collect();
+        listings.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut out = Vec::new();
+        encode_chunks(&mut out, &models, |chunk| encode_chunk(chunk));
+        encode_chunks(&mut out, &listings, |chunk| options().serialize(chunk).expect("listing keys serialise"));
+        out
     }
 }
 
 /// `entries` in chunks of [`CHUNK`] encoded by `encode`, each after its length.
-fn write_chunks<T: Sync>(out: &mut dyn std::io::Write, entries: &[T], encode: impl Fn(&[T]) -> Vec<u8> + Sync) -> std::io::Result<()> {
+fn encode_chunks<T: Sync>(out: &mut Vec<u8>, entries: &[T], encode: impl Fn(&[T]) -> Vec<u8> + Sync) {
     for batch in entries.chunks(CHUNK * CHUNKS_AT_ONCE) {
         let encoded: Vec<Vec<u8>> = batch.par_chunks(CHUNK).map(&encode).collect();
         for chunk in encoded {
-            out.write_all(&(chunk.len() as u64).to_le_bytes())?;
-            out.write_all(&chunk)?;
+            out.extend_from_slice(&(chunk.len() as u64).to_le_bytes());
+            out.extend_from_slice(&chunk);
         }
     }
-    Ok(())
 }
 
 /// What the manifest beside `out` says of that very folder: `None` when
@@ -533,6 +557,19 @@ mod tests {
         expected.models.insert("ns/m00005".into(), changed);
         expected.models.remove(&format!("ns/m{:05}", CHUNK + 1));
         expected.models.insert("ns/added".into(), Box::new(entry(99_999)));
+        assert_eq!(again.models, expected.models);
+        // The middle chunk of three taken: the two others are copied apart.
+        fs::write(OutputFolder::new(&out).manifest(), expected.to_bytes()).unwrap();
+        let mut read = Manifest::load_matching(&out, "g").unwrap();
+        let middle = read.stored.chunks()[1].index.rows[0].0.clone();
+        let mut taken = read.take(&middle).unwrap().unwrap();
+        taken.row.notes.push("taken".into());
+        read.models.insert(middle.clone(), taken.clone());
+        assert_eq!(read.stored.chunks().len(), 2);
+        fs::write(OutputFolder::new(&out).manifest(), read.to_bytes()).unwrap();
+        let mut again = Manifest::load_matching(&out, "g").unwrap();
+        again.decode_all().unwrap();
+        expected.models.insert(middle, taken);
         assert_eq!(again.models, expected.models);
         // A chunk whose rows decode but whose entries do not: loading uses
         // the rows, and decoding the entries is an error.

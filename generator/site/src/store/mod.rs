@@ -7,6 +7,7 @@
 //!   names of the files kept beside the output ([`output::OutputFolder`])
 //!   and atomic writes;
 //! - [`nofollow`]: file operations that never follow a symbolic link;
+//! - [`file_at`]: a file's bytes read, written and copied at an offset;
 //! - [`model_entry`]: what the manifest keeps of one model, its row apart;
 //! - [`stored_models`]: the previous manifest's models, decoded no further
 //!   than a build needs;
@@ -30,6 +31,7 @@
 pub mod changes;
 pub mod deployable;
 pub mod destination_folder;
+pub(crate) mod file_at;
 pub(crate) mod io_pool;
 pub(crate) mod journal;
 pub mod manifest;

@@ -366,6 +366,12 @@ pub(crate) fn write_atomically(
     crate::atomic_file::replace(path, write).map_err(io_error(path))
 }
 
+/// [`write_atomically`], the new file handed to `write` as it is (see
+/// [`crate::atomic_file::replace_file`]).
+pub(crate) fn write_file_atomically(path: &Path, write: impl FnOnce(&fs::File) -> std::io::Result<()>) -> Result<(), OutputError> {
+    crate::atomic_file::replace_file(path, write).map_err(io_error(path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

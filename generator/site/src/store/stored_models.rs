@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use modelpages_record::ModelSummary;
 
+use crate::store::file_at::{copy_range, read_at};
 use crate::store::model_entry::{EntryRest, InputHash, ModelEntry, ModelRow};
 
 /// Models per chunk, as a build writes them.
@@ -183,14 +184,29 @@ impl StoredModels {
         Ok(decoded)
     }
 
-    /// Writes every chunk as it is stored, length prefix included.
-    pub(crate) fn copy_to(&self, out: &mut dyn io::Write) -> io::Result<()> {
+    /// How many bytes the chunks take, length prefixes included.
+    pub(crate) fn stored_len(&self) -> u64 {
+        self.chunks.iter().map(|c| c.len).sum()
+    }
+
+    /// Copies every chunk as it is stored, length prefix included, into
+    /// `to` at `at`: chunks that lie one after the other in one copy.
+    pub(crate) fn copy_into(&self, to: &fs::File, mut at: u64) -> io::Result<()> {
         let Some(file) = &self.file else { return Ok(()) };
-        let mut buf = Vec::new();
+        let mut run: Option<(u64, u64)> = None;
         for chunk in &self.chunks {
-            buf.resize(chunk.len as usize, 0);
-            read_at(file, &mut buf, chunk.at)?;
-            out.write_all(&buf)?;
+            run = match run {
+                Some((start, len)) if start + len == chunk.at => Some((start, len + chunk.len)),
+                Some((start, len)) => {
+                    copy_range(file, start, to, at, len)?;
+                    at += len;
+                    Some((chunk.at, chunk.len))
+                }
+                None => Some((chunk.at, chunk.len)),
+            };
+        }
+        if let Some((start, len)) = run {
+            copy_range(file, start, to, at, len)?;
         }
         Ok(())
     }
@@ -265,20 +281,4 @@ pub fn top_level(file: &str) -> &str {
 /// bincode with variable-length integers.
 pub(crate) fn options() -> impl bincode::Options {
     bincode::DefaultOptions::new()
-}
-
-/// Reads `buf.len()` bytes of `file` at `offset`, without moving a cursor
-/// (threads read chunks of one file at once).
-pub(crate) fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-    }
-    #[cfg(not(unix))]
-    {
-        use std::io::{Read, Seek};
-        let mut file = file.try_clone()?;
-        file.seek(io::SeekFrom::Start(offset))?;
-        file.read_exact(buf)
-    }
 }

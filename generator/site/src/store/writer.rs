@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::store::changes::{compare_live, Change, ChangeLog, LiveFile};
 use crate::store::journal::Transaction;
 use crate::store::manifest::{folder_identity, Manifest};
-use crate::store::output::{write_atomically, OutputError, OutputFolder, Staging};
+use crate::store::output::{write_file_atomically, OutputError, OutputFolder, Staging};
 
 pub struct SiteWriter {
     target: Target,
@@ -124,14 +124,14 @@ impl SiteWriter {
                 // next build is a full one. One that was not there before
                 // goes again, so a failed build leaves nothing behind.
                 let existed = fs::symlink_metadata(&path).is_ok();
-                write_atomically(&path, |w| manifest.write_to(w))?;
+                write_file_atomically(&path, |file| manifest.write_file(file))?;
                 staging.commit().inspect_err(|_| {
                     if !existed {
                         let _ = fs::remove_file(&path);
                     }
                 })?;
             }
-            Target::InPlace(txn) => txn.commit(|w| manifest.write_to(w))?,
+            Target::InPlace(txn) => txn.commit(|file| manifest.write_file(file))?,
             Target::Nowhere => {}
         }
         Ok(log.into_changes())
