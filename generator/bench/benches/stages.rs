@@ -12,7 +12,7 @@ use modelpages_record::ModelSummary;
 use modelpages_render::{
     render_model_page, CardContext, CodeExample, Highlighter, ModelPage, ShapeValues, SiteInfo, Templates, TreeBlock,
 };
-use modelpages_site::listings::carried::{self, Carried};
+use modelpages_site::listings::carried::{self, Carried, SavedListings};
 use modelpages_site::listings::membership::Catalogues;
 use modelpages_site::tasks::TaskCatalogue;
 use modelpages_site::search::trie::{build_shards, Popularity, WordIndex};
@@ -206,14 +206,14 @@ fn search_index(c: &mut Criterion) {
     drop(before_groups);
     let fresh: Vec<bool> = (0..ROWS).map(|i| i == ROWS / 2).collect();
     group.bench_function("listings matched and word index carried on, 200,000 hub-like rows, one added", |b| {
-        b.iter(|| Carried::open(&saved, &rows, &fresh).and_then(|c| c.word_index(&rows)).map(|index| index.len()))
+        b.iter(|| SavedListings::read(&saved).and_then(|saved| Carried::open(saved, &rows, &fresh)).and_then(|c| c.word_index(&rows)).map(|index| index.len()))
     });
     group.bench_function("groups sorted and keyed afresh, 200,000 hub-like rows", |b| {
         b.iter(|| carried::groups(None, &rows, &catalogues).0.tags.len())
     });
     group.bench_function("groups carried on, 200,000 hub-like rows, one added", |b| {
         b.iter(|| {
-            let carried = Carried::open(&saved, &rows, &fresh);
+            let carried = SavedListings::read(&saved).and_then(|saved| Carried::open(saved, &rows, &fresh));
             let (groups, carried_on) = carried::groups(carried.as_ref(), &rows, &catalogues);
             assert!(carried_on);
             groups.tags.len()

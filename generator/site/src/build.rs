@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::assets::AssetError;
 use crate::error::BuildError;
 use crate::model_renderer::{process_model, triage, ModelOutcome};
-use crate::pages::listings::carried::{self, Carried};
+use crate::pages::listings::carried::{self, Carried, SavedListings};
 use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, ListingCounts, ListingWrites};
 use crate::pages::listings::{by_name, listing_groups, sitemap_group};
@@ -428,8 +428,10 @@ pub(crate) fn write_listings(
     let saved = models.manifest.listing_state.take();
     let manifest = &models.manifest;
     // The stored models' rows are decoded beside their chunks, which the
-    // next manifest copies as they are.
-    let stored = manifest.stored.summaries().map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
+    // next manifest copies as they are; what the previous build saved of
+    // its listings is read meanwhile.
+    let (stored, saved_listings) = rayon::join(|| manifest.stored.summaries(), || saved.as_deref().and_then(SavedListings::read));
+    let stored = stored.map_err(|source| BuildError::Manifest { path: models.manifest_path.clone(), source })?;
     timer.lap("summaries decoded");
     // Each row with whether its model is hidden and whether the row may
     // have changed since the previous build (it is not stored as it was).
@@ -447,7 +449,7 @@ pub(crate) fn write_listings(
     let with_pages: Vec<&ModelSummary> = with_pages.into_iter().map(|(s, _, _)| s).collect();
     timer.lap("summaries");
     // The previous build's listings matched to these models, when few changed.
-    let carried = saved.as_deref().and_then(|saved| Carried::open(saved, &listed, &fresh));
+    let carried = saved_listings.and_then(|saved| Carried::open(saved, &listed, &fresh));
     timer.lap_detail("listings matched", if carried.is_some() { " (carried on)" } else { " (nothing carried on)" });
     let input = site.listing_input(&listed);
     // Each timed on its own: they run side by side.

@@ -19,6 +19,7 @@
 //! 100,000 models must stay fast (BENCHMARKS.md).
 
 use foldhash::HashSet;
+use rayon::prelude::*;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;
@@ -257,15 +258,21 @@ pub fn missing_from_site<'a>(out: &Path, plan: &BuildPlan, listings: impl ExactS
         }
     }
     let listing_stride = (listings.len() / SAMPLED_MODELS).max(1) as u64;
-    let mut listing_sample = listings.filter(|path| {
-        let hash = blake3::hash(path.as_bytes());
-        u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes")) % listing_stride == 0
-    });
+    // Half a million paths at hub scale: hashed side by side.
+    let listings: Vec<&str> = listings.collect();
+    let listing_sample: Vec<&str> = listings
+        .par_iter()
+        .filter(|path| {
+            let hash = blake3::hash(path.as_bytes());
+            u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes")) % listing_stride == 0
+        })
+        .copied()
+        .collect();
     let is_file = |file: &&str| fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file());
     let mut tops: Vec<&str> = tops.into_iter().collect();
     tops.sort_unstable();
     let top_missing = tops.into_iter().find(|name| !present.contains(OsStr::new(name)));
-    let missing = top_missing.or_else(|| sample.into_iter().find(|file| !is_file(file))).or_else(|| listing_sample.find(|file| !is_file(file)));
+    let missing = top_missing.or_else(|| sample.into_iter().find(|file| !is_file(file))).or_else(|| listing_sample.into_iter().find(|file| !is_file(file)));
     missing.map(str::to_owned)
 }
 

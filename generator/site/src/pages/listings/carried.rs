@@ -71,12 +71,22 @@ pub struct Carried<'s> {
     words: &'s [u8],
 }
 
-impl<'s> Carried<'s> {
-    /// `saved` ([`save`]) matched to `models` (by name): `fresh[rank]` says
-    /// whether that model's row may have changed since. `None` when `saved`
-    /// does not read back, or too few models are kept.
-    pub fn open(saved: &'s [u8], models: &[&ModelSummary], fresh: &[bool]) -> Option<Carried<'s>> {
-        assert_eq!(models.len(), fresh.len());
+/// The saved form ([`save`]) read up to its parts: the ids decoded, the
+/// rest as it lies. Read apart from [`Carried::open`], which needs this
+/// build's models, so that it can be read while they are decoded.
+pub struct SavedListings<'s> {
+    /// The ids back to back, and where each ends.
+    ids: Vec<u8>,
+    ends: Vec<usize>,
+    rows: &'s [u8],
+    members: &'s [u8],
+    groups: &'s [u8],
+    words: &'s [u8],
+}
+
+impl<'s> SavedListings<'s> {
+    /// `None` when `saved` does not read back.
+    pub fn read(saved: &'s [u8]) -> Option<SavedListings<'s>> {
         let mut reader = Reader::new(saved.strip_prefix(MAGIC)?);
         let saved_models = reader.count()?;
         let (ids, ends) = reader.front_coded(saved_models, ID_BYTES_AT_MOST)?;
@@ -84,8 +94,26 @@ impl<'s> Carried<'s> {
         let members = reader.take(saved_models * KEY)?;
         let groups_len = reader.num()?;
         let groups = reader.take(groups_len)?;
-        let words = reader.rest();
-        let id = |i: usize| &ids[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+        Some(SavedListings { ids, ends, rows, members, groups, words: reader.rest() })
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn id(&self, i: usize) -> &[u8] {
+        &self.ids[if i == 0 { 0 } else { self.ends[i - 1] }..self.ends[i]]
+    }
+}
+
+impl<'s> Carried<'s> {
+    /// `saved` matched to `models` (by name): `fresh[rank]` says whether
+    /// that model's row may have changed since. `None` when too few models
+    /// are kept.
+    pub fn open(saved: SavedListings<'s>, models: &[&ModelSummary], fresh: &[bool]) -> Option<Carried<'s>> {
+        assert_eq!(models.len(), fresh.len());
+        let saved_models = saved.len();
+        let id = |i: usize| saved.id(i);
         let mut was = vec![NOT_KEPT; models.len()];
         let mut not_kept = 0;
         let (mut i, mut j) = (0, 0);
@@ -124,6 +152,7 @@ impl<'s> Carried<'s> {
                 moved[was as usize] = rank as u32;
             }
         }
+        let SavedListings { rows, members, groups, words, .. } = saved;
         Some(Carried { was, moved, rows, members, groups, words })
     }
 

@@ -72,11 +72,16 @@ pub fn listing_groups<'a>(
     search: &'a search::SearchFiles,
     with_pages: Arc<Vec<&'a ModelSummary>>,
 ) -> Vec<ListingGroup<'a>> {
-    let mut all = html::html_files(input, groups);
-    all.extend(api::api_groups(input, groups));
-    all.extend(search.files(input, groups));
-    all.extend(stats::stats_groups(input, with_pages));
-    all.extend(feeds::feed_files(input, groups));
+    // Side by side: at hub scale there are a hundred thousand groups, each
+    // printed and named.
+    let ((mut all, api), ((search, stats), feeds)) = rayon::join(
+        || rayon::join(|| html::html_files(input, groups), || api::api_groups(input, groups)),
+        || rayon::join(|| rayon::join(|| search.files(input, groups), || stats::stats_groups(input, with_pages)), || feeds::feed_files(input, groups)),
+    );
+    all.extend(api);
+    all.extend(search);
+    all.extend(stats);
+    all.extend(feeds);
     all
 }
 

@@ -109,11 +109,16 @@ impl<'p> ListingWrites<'p> {
         if !gone.is_empty() {
             // A path another group made now stays (paths belong to one
             // group each, but a file is only removed when nothing made it).
-            let (paths, _) = listing_paths(&self.memo);
-            let made: HashSet<&str> = paths.collect();
-            for path in gone.iter().filter(|path| !made.contains(path.as_str())) {
-                self.writer.remove(path);
-                self.counts.removed += 1;
+            // The few gone are looked up, not the half million made.
+            let mut unmade: HashSet<&str> = gone.iter().map(String::as_str).collect();
+            for path in listing_paths(&self.memo).0 {
+                unmade.remove(path);
+            }
+            for path in &gone {
+                if unmade.remove(path.as_str()) {
+                    self.writer.remove(path);
+                    self.counts.removed += 1;
+                }
             }
         }
         (self.memo, self.counts)

@@ -104,6 +104,11 @@ fn next_build(dice: &mut Dice, before: &[ModelSummary], serial: &mut usize) -> (
     sorted(after)
 }
 
+/// `saved` read and matched to `models`, as a build does.
+fn open<'s>(saved: &'s [u8], models: &[&ModelSummary], fresh: &[bool]) -> Option<Carried<'s>> {
+    Carried::open(SavedListings::read(saved)?, models, fresh)
+}
+
 fn refs(models: &[ModelSummary]) -> Vec<&ModelSummary> {
     models.iter().collect()
 }
@@ -134,7 +139,7 @@ fn what_is_carried_is_what_a_full_build_makes() {
         for build in 0..6 {
             let (after, fresh) = next_build(&mut dice, &models, &mut serial);
             let refs = refs(&after);
-            let carried = Carried::open(&saved, &refs, &fresh);
+            let carried = open(&saved, &refs, &fresh);
             let not_kept = fresh.iter().filter(|f| **f).count();
             assert_eq!(carried.is_some(), not_kept * NOT_KEPT_AT_MOST_ONE_IN <= after.len() + NOT_KEPT_AT_MOST_ONE_IN, "seed {seed}, build {build}");
             if let Some(carried) = &carried {
@@ -168,7 +173,7 @@ fn words_come_and_go_with_their_models() {
     let before = vec![summary("a/one", &["rare"]), summary("b/two", &["mit"]), summary("c/three", &["mit"])];
     let saved = saved_by(&before);
     let after = vec![summary("b/two", &["mit"]), summary("c/three", &["mit"]), summary("d/four", &["newword"])];
-    let carried = Carried::open(&saved, &refs(&after), &[false, false, true]).expect("one model of three is new");
+    let carried = open(&saved, &refs(&after), &[false, false, true]).expect("one model of three is new");
     let index = carried.word_index(&refs(&after)).unwrap();
     let words: Vec<&str> = (0..index.len()).map(|i| index.word(i)).collect();
     assert!(!words.contains(&"rare") && !words.contains(&"one") && words.contains(&"newword"), "{words:?}");
@@ -184,10 +189,10 @@ fn only_fresh_models_are_made_again() {
     let before = vec![summary("a/one", &["mit"]), summary("b/two", &["en"]), summary("c/three", &["en"]), summary("d/four", &["en"])];
     let saved = saved_by(&before);
     let after = vec![summary("a/one", &["gguf"]), summary("b/two", &["en"]), summary("c/three", &["en"]), summary("d/four", &["en"])];
-    let stale = Carried::open(&saved, &refs(&after), &[false; 4]).unwrap();
+    let stale = open(&saved, &refs(&after), &[false; 4]).unwrap();
     assert_eq!(stale.word_index(&refs(&after)).unwrap(), WordIndex::build(&refs(&before)), "not fresh: the saved words stand");
     assert_eq!(stale.keys(0).map(|k| k.0), Some(row_key(&before[0])), "and the saved keys");
-    let fresh = Carried::open(&saved, &refs(&after), &[true, false, false, false]).unwrap();
+    let fresh = open(&saved, &refs(&after), &[true, false, false, false]).unwrap();
     assert_eq!(fresh.word_index(&refs(&after)).unwrap(), WordIndex::build(&refs(&after)));
     assert_eq!(fresh.keys(0), None);
 }
@@ -200,9 +205,9 @@ fn many_fresh_models_carry_nothing() {
     let saved = saved_by(&models);
     let mut fresh = vec![false; 100];
     fresh[..25].fill(true);
-    assert!(Carried::open(&saved, &refs(&models), &fresh).is_some());
+    assert!(open(&saved, &refs(&models), &fresh).is_some());
     fresh[..40].fill(true);
-    assert!(Carried::open(&saved, &refs(&models), &fresh).is_none());
+    assert!(open(&saved, &refs(&models), &fresh).is_none());
     assert_eq!(word_index(None, &refs(&models)), (WordIndex::build(&refs(&models)), false));
 }
 
@@ -217,9 +222,9 @@ fn a_damaged_saved_form_is_refused() {
     let fresh = [false, false, false];
     let known = Known::new();
     let catalogues = known.catalogues();
-    let whole = Carried::open(&saved, &refs(&models), &fresh).unwrap().membership(&refs(&models), &catalogues).unwrap();
+    let whole = open(&saved, &refs(&models), &fresh).unwrap().membership(&refs(&models), &catalogues).unwrap();
     for cut in 0..saved.len() {
-        let carried = Carried::open(&saved[..cut], &refs(&models), &fresh);
+        let carried = open(&saved[..cut], &refs(&models), &fresh);
         assert!(carried.as_ref().and_then(|c| c.word_index(&refs(&models))).is_none(), "cut at {cut}");
         // The groups come before the words: a cut past them leaves them whole.
         if let Some(membership) = carried.and_then(|c| c.membership(&refs(&models), &catalogues)) {
@@ -230,7 +235,7 @@ fn a_damaged_saved_form_is_refused() {
         for byte in [0u8, 1, 0x41, 0x7f, 0x80, 0xff] {
             let mut bad = saved.clone();
             bad[at] = byte;
-            let Some(carried) = Carried::open(&bad, &refs(&models), &fresh) else { continue };
+            let Some(carried) = open(&bad, &refs(&models), &fresh) else { continue };
             if let Some(index) = carried.word_index(&refs(&models)) {
                 assert_eq!(index.models(), models.len());
             }
@@ -244,7 +249,7 @@ fn a_damaged_saved_form_is_refused() {
     let mut swapped = many.clone();
     swapped.swap(0, 1);
     let saved = saved_by(&swapped);
-    let carried = Carried::open(&saved, &refs(&many), &[false; 10]).expect("one model of ten not kept");
+    let carried = open(&saved, &refs(&many), &[false; 10]).expect("one model of ten not kept");
     assert_eq!(carried.word_index(&refs(&many)).unwrap(), WordIndex::build(&refs(&many)));
     assert_eq!(carried.keys(0), None);
     assert_eq!(carried.keys(1).map(|k| k.0), Some(row_key(&many[1])));
@@ -256,5 +261,5 @@ fn a_damaged_saved_form_is_refused() {
         put(&mut repeated, 3);
         put(&mut repeated, ID_BYTES_AT_MOST);
     }
-    assert!(Carried::open(&repeated, &[], &[]).is_none(), "ids grown past their bound by what they share");
+    assert!(open(&repeated, &[], &[]).is_none(), "ids grown past their bound by what they share");
 }
