@@ -194,10 +194,16 @@ fn sitemaps_follow_the_protocol_and_list_every_page_once() {
     let files = locs(&index);
     assert!(files.len() >= 10, "{} sitemap files", files.len());
     let mut urls = Vec::new();
-    for (n, file) in files.iter().enumerate() {
-        // Named by their first address (a hash of it), so none is renamed when a page is added before it.
+    let mut firsts = Vec::new();
+    for file in &files {
+        // Named by their first address (a hash of it), so none is renamed
+        // when a page is added before it; the model pages apart.
         let name = file.strip_prefix(&format!("{BASE_URL}sitemaps/")).and_then(|f| f.strip_suffix(".xml")).unwrap();
-        assert!(if n == 0 { name == "first" } else { name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit()) }, "{file}");
+        let name = name.strip_prefix("models/").unwrap_or(name);
+        assert!(name == "first" || name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit()), "{file}");
+        if name == "first" {
+            firsts.push(file.clone());
+        }
         let path = dist.join(file.strip_prefix(BASE_URL).unwrap());
         let xml = fs::read_to_string(&path).unwrap();
         assert!(xml.len() < 50 << 20 && xml.len() <= modelpages_site::MAX_LISTING_FILE_BYTES);
@@ -216,9 +222,17 @@ fn sitemaps_follow_the_protocol_and_list_every_page_once() {
     assert!(parsed.status.success(), "{}", String::from_utf8_lossy(&parsed.stderr));
     let unique: HashSet<&String> = urls.iter().collect();
     assert_eq!(unique.len(), urls.len(), "no URL twice");
-    let mut sorted = urls.clone();
+    assert_eq!(firsts, [format!("{BASE_URL}sitemaps/first.xml"), format!("{BASE_URL}sitemaps/models/first.xml")], "each family starts with its first");
+    // Listing pages by address, then model pages by name, as listings list them.
+    let model_urls: HashSet<String> = models.iter().map(|m| format!("{BASE_URL}{}/", m.id)).collect();
+    let (model_pages, pages): (Vec<&String>, Vec<&String>) = urls.iter().partition(|u| model_urls.contains(*u));
+    let mut sorted = pages.clone();
     sorted.sort();
-    assert_eq!(sorted, urls, "by address");
+    assert_eq!(sorted, pages, "listing pages by address");
+    assert_eq!(urls[..pages.len()].iter().collect::<Vec<_>>(), pages, "listing pages first");
+    let mut by_name = model_pages.clone();
+    by_name.sort_by_key(|u| (u.to_ascii_lowercase(), (*u).clone()));
+    assert_eq!(by_name, model_pages, "model pages by name");
     assert!(urls.iter().all(|u| u.starts_with(BASE_URL) && u.ends_with('/')));
     // Exactly the site's pages: every index.html but the 404 page's.
     let pages: HashSet<String> = walkdir::WalkDir::new(dist)

@@ -32,6 +32,7 @@ use crate::model_renderer::{process_model, triage, ModelOutcome};
 use crate::pages::listings::carried::{self, Carried, SavedListings};
 use crate::pages::listings::search::SearchFiles;
 use crate::pages::listings::write::{keep_listing_files, ListingCounts, ListingWrites};
+use crate::pages::listings::sitemap::model_sitemaps;
 use crate::pages::listings::{by_name, listing_groups, sitemap_group};
 use crate::pages::llms_txt::{llms_txt, LLMS_TXT};
 use crate::pages::model_tree::TreeScope;
@@ -471,11 +472,13 @@ pub(crate) fn write_listings(
     let mut writes = ListingWrites::new(writer, previous);
     let all = listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages));
     timer.lap_detail("group prints", &format!(" ({} groups)", all.len()));
-    // What the next build carries on is encoded while the files are written.
-    let (written, state) = rayon::join(|| writes.write(all), || carried::save(&listed, &groups, &index));
+    // What the next build carries on is encoded, and the model pages'
+    // sitemaps cut, while the files are written.
+    let (written, (state, model_sitemaps)) =
+        rayon::join(|| writes.write(all), || rayon::join(|| carried::save(&listed, &groups, &index), || model_sitemaps(&input, &groups)));
     written?;
     drop(index);
-    writes.write(vec![sitemap_group(&input, writes.paths())])?;
+    writes.write(vec![sitemap_group(&input, writes.paths(), model_sitemaps)])?;
     let (memo, counts) = writes.finish();
     timer.lap_detail("listing files", &format!(" ({} written, {} kept, {} removed)", counts.written, counts.kept, counts.removed));
     drop((groups, search));

@@ -86,8 +86,9 @@ pub fn listing_groups<'a>(
 }
 
 /// The sitemaps and `robots.txt`, made every build: `listed` are the paths
-/// of every other listing file (its pages are those named `index.html`).
-pub fn sitemap_group<'a, 'p>(input: &'a ListingInput<'a>, listed: impl Iterator<Item = &'p str>) -> ListingGroup<'a> {
+/// of every other listing file (its pages are those named `index.html`),
+/// `models` the model pages' part ([`sitemap::model_sitemaps`]).
+pub fn sitemap_group<'a, 'p>(input: &'a ListingInput<'a>, listed: impl Iterator<Item = &'p str>, models: sitemap::ModelSitemaps) -> ListingGroup<'a> {
     let pages: Vec<String> = listed.filter_map(|path| path.strip_suffix("index.html")).map(str::to_owned).collect();
-    ListingGroup::always("sitemaps", move || sitemap::sitemap_files(input, pages))
+    ListingGroup::always("sitemaps", move || sitemap::sitemap_files(input, pages, models))
 }
