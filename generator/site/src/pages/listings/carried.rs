@@ -62,7 +62,12 @@ pub struct Carried<'s> {
     /// The rank now of each model the previous build listed (by its rank
     /// then) that is kept, or [`NOT_KEPT`].
     moved: Vec<u32>,
-    /// Their row keys and member keys, by their rank then.
+    parts: SavedParts<'s>,
+}
+
+/// The parts of the saved form after the ids, as they lie.
+struct SavedParts<'s> {
+    /// The row keys and member keys of the models saved, by their rank then.
     rows: &'s [u8],
     members: &'s [u8],
     /// The groups' part, read when the groups are sorted.
@@ -78,10 +83,7 @@ pub struct SavedListings<'s> {
     /// The ids back to back, and where each ends.
     ids: Vec<u8>,
     ends: Vec<usize>,
-    rows: &'s [u8],
-    members: &'s [u8],
-    groups: &'s [u8],
-    words: &'s [u8],
+    parts: SavedParts<'s>,
 }
 
 impl<'s> SavedListings<'s> {
@@ -94,7 +96,7 @@ impl<'s> SavedListings<'s> {
         let members = reader.take(saved_models * KEY)?;
         let groups_len = reader.num()?;
         let groups = reader.take(groups_len)?;
-        Some(SavedListings { ids, ends, rows, members, groups, words: reader.rest() })
+        Some(SavedListings { ids, ends, parts: SavedParts { rows, members, groups, words: reader.rest() } })
     }
 
     fn len(&self) -> usize {
@@ -152,8 +154,7 @@ impl<'s> Carried<'s> {
                 moved[was as usize] = rank as u32;
             }
         }
-        let SavedListings { rows, members, groups, words, .. } = saved;
-        Some(Carried { was, moved, rows, members, groups, words })
+        Some(Carried { was, moved, parts: saved.parts })
     }
 
     /// The ranks of the models not kept, ascending: those made again.
@@ -168,13 +169,13 @@ impl<'s> Carried<'s> {
             return None;
         }
         let at = was as usize * KEY;
-        Some((self.rows[at..at + KEY].try_into().ok()?, self.members[at..at + KEY].try_into().ok()?))
+        Some((self.parts.rows[at..at + KEY].try_into().ok()?, self.parts.members[at..at + KEY].try_into().ok()?))
     }
 
     /// The word index of `models` (those [`Carried::open`] matched),
     /// carried on; `None` if its part does not read back.
     pub fn word_index(&self, models: &[&ModelSummary]) -> Option<WordIndex> {
-        WordIndex::carried(self.words, &self.moved, &self.not_kept(), models)
+        WordIndex::carried(self.parts.words, &self.moved, &self.not_kept(), models)
     }
 
     /// The membership of `models`' groups (those [`Carried::open`]
@@ -182,7 +183,7 @@ impl<'s> Carried<'s> {
     /// now, joined by the models not kept, sorted afresh. `None` if the
     /// groups' part does not read back.
     pub fn membership<'a>(&self, models: &[&'a ModelSummary], catalogues: &Catalogues) -> Option<Membership<'a>> {
-        let saved = read_groups(self.groups, &self.moved)?;
+        let saved = read_groups(self.parts.groups, &self.moved)?;
         Membership::of(models, Some(&self.not_kept()), catalogues).join_saved(saved, models, catalogues)
     }
 }
