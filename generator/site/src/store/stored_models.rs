@@ -173,8 +173,10 @@ impl StoredModels {
             .par_iter()
             .map(|chunk| {
                 let bytes = decompress(&read_rest(file, chunk)?)?;
-                // The files borrowed, not copied: only the summaries stay.
-                let rest: Vec<(InputHash, ModelSummary, Vec<&str>)> = options().deserialize(&bytes).map_err(invalid_entries)?;
+                // The files borrowed as bytes, neither copied nor checked
+                // as text (they are when the chunk is decoded whole): only
+                // the summaries stay.
+                let rest: Vec<(InputHash, ModelSummary, Vec<&[u8]>)> = options().deserialize(&bytes).map_err(invalid_entries)?;
                 if rest.len() != chunk.index.rows.len() {
                     return Err(mismatched());
                 }
