@@ -6,6 +6,12 @@
 //! can (`copy_file_range`): at hub scale every build copies hundreds of MB
 //! of the previous manifest into the next, and carrying them through the
 //! program's memory cost twice the copy itself.
+//!
+//! A file written this way can have its room taken on the disk first
+//! ([`reserve`]). ext4 otherwise decides where a file's bytes go only when
+//! they are written out, and does so at once for a file renamed over
+//! another: the manifest's rename then waited a quarter of a second at hub
+//! scale while 400 MB were placed.
 
 use std::fs;
 use std::io;
@@ -38,6 +44,25 @@ pub(crate) fn write_at(file: &fs::File, bytes: &[u8], offset: u64) -> io::Result
         file.seek(io::SeekFrom::Start(offset))?;
         file.write_all(bytes)
     }
+}
+
+/// Takes room on the disk for `len` bytes of `file` at `offset`, which
+/// the caller is about to write, where the system can (`fallocate`); a
+/// file system that cannot is left to place them itself.
+pub(crate) fn reserve(file: &fs::File, offset: u64, len: u64) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let (Ok(offset), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len)) else { return };
+        if len > 0 {
+            // SAFETY: the descriptor is open for the length of the call,
+            // which takes plain integers. Its result is only a hint: the
+            // writes that follow work either way.
+            unsafe { libc::fallocate(file.as_raw_fd(), 0, offset, len) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, offset, len);
 }
 
 /// Copies `len` bytes of `from` at `from_at` into `to` at `to_at`: in the
@@ -100,5 +125,20 @@ mod tests {
         read_at(&to, &mut back, 1).unwrap();
         assert_eq!(&back, b"ead");
         assert!(copy_range(&from, 2_999_999, &to, 0, 2).is_err(), "past the end of the source");
+    }
+
+    #[test]
+    fn room_taken_first_leaves_the_file_as_its_writes_make_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = fs::OpenOptions::new().create_new(true).read(true).write(true).open(dir.path().join("f")).unwrap();
+        // The later part's room first, as the manifest's two writers may.
+        reserve(&file, 5000, 3000);
+        reserve(&file, 0, 5000);
+        reserve(&file, 8000, 0);
+        write_at(&file, &[7u8; 3000], 5000).unwrap();
+        write_at(&file, &[1u8; 5000], 0).unwrap();
+        let written = fs::read(dir.path().join("f")).unwrap();
+        assert_eq!(written.len(), 8000);
+        assert!(written[..5000].iter().all(|b| *b == 1) && written[5000..].iter().all(|b| *b == 7));
     }
 }

@@ -9,15 +9,17 @@
 //! renders only the listing pages, search shards and sitemaps whose models
 //! changed.
 //!
-//! The file is a JSON header line, then the models in length-prefixed
-//! chunks, each an index of small rows and the rest of its entries (see
-//! `stored_models`), then the listing files likewise, then, in a chunk of
-//! its own, what the listings stage keeps for the next build, all in bincode
+//! The file is a JSON header line, then, in a chunk of its own, what the
+//! listings stage keeps for the next build, then the models in
+//! length-prefixed chunks, each an index of small rows and the rest of its
+//! entries (see `stored_models`), then the listing files likewise, all in bincode
 //! (variable-length integers) and decoded in parallel: at 100,000 models,
 //! reading and writing it as JSON took most of a one-model rebuild, and at
 //! a million decoding every entry did (what the listings keep has a compact
 //! form of its own). A file that does not decode is no manifest: the build is a
-//! full one.
+//! full one. Every part but the last has a length known before it is
+//! encoded, so the three are written side by side (see
+//! [`Manifest::write_file`]).
 
 use std::collections::HashMap;
 use std::fs;
@@ -31,11 +33,12 @@ use serde::{Deserialize, Serialize};
 pub use crate::store::model_entry::{InputHash, ModelEntry, ModelMap, ModelRow, StampHash, TreeHash};
 use crate::site_sources::SiteSources;
 use crate::store::output::OutputFolder;
-use crate::store::file_at::{read_at, write_at};
+use crate::store::file_at::{read_at, reserve, write_at};
 use crate::store::stored_models::{encode_chunk, options, StoredModels, CHUNK};
 
-/// Version 15: what the listings stage keeps for the next build is kept.
-const VERSION: u32 = 15;
+/// Version 16: each stored chunk keeps its models' listing rows apart from
+/// their files, and what the listings keep comes first.
+const VERSION: u32 = 16;
 /// Chunks encoded at once, in parallel.
 const CHUNKS_AT_ONCE: usize = 16;
 
@@ -162,8 +165,8 @@ impl Manifest {
             offset = start.checked_add(size).filter(|end| *end <= len)?;
             chunks.push((start, usize::try_from(size).ok()?));
         }
-        let state_chunk = if header.listing_state { Some(chunks.pop()?) } else { None };
-        if chunks.len() < header.model_chunks {
+        let state_chunk = if header.listing_state && !chunks.is_empty() { Some(chunks.remove(0)) } else { None };
+        if header.listing_state != state_chunk.is_some() || chunks.len() < header.model_chunks {
             return None;
         }
         let listing_chunks = chunks.split_off(header.model_chunks);
@@ -208,9 +211,10 @@ impl Manifest {
         })
     }
 
-    /// The manifest as written: the header line, then the stored chunks as
-    /// they were, then the models at hand in id order, then the listing
-    /// files in path order, so the same manifest always gives the same bytes.
+    /// The manifest as written: the header line, then what the listings
+    /// keep, then the stored chunks as they were, then the models at hand in
+    /// id order, then the listing files in path order, so the same manifest
+    /// always gives the same bytes.
     #[cfg(test)]
     pub fn to_bytes(&self) -> Vec<u8> {
         use std::io::{Read, Seek};
@@ -221,28 +225,45 @@ impl Manifest {
         bytes
     }
 
-    /// Writes [`Manifest::to_bytes`] into `file` (new and empty) in two
-    /// parts side by side: the stored chunks copied (in the kernel where it
-    /// can), while what follows them is encoded, a few chunks at a time in
-    /// parallel, and written after them.
+    /// Writes [`Manifest::to_bytes`] into `file` (new and empty) in three
+    /// parts side by side: the header and what the listings keep; the
+    /// stored chunks, copied (in the kernel where it can); and what follows
+    /// them, encoded a few chunks at a time in parallel. At hub scale each
+    /// is a hundred megabytes or more.
     pub fn write_file(&self, file: &fs::File) -> std::io::Result<()> {
         let mut header = serde_json::to_vec(&self.header()).map_err(std::io::Error::other)?;
         header.push(b'\n');
-        let rest_at = header.len() as u64 + self.stored.stored_len();
-        let (copied, rest) = rayon::join(
-            || write_at(file, &header, 0).and_then(|()| self.stored.copy_into(file, header.len() as u64)),
+        let state_len = self.listing_state.as_ref().map_or(0, |state| 8 + state.len() as u64);
+        let stored_at = header.len() as u64 + state_len;
+        let rest_at = stored_at + self.stored.stored_len();
+        let (head, (copied, rest)) = rayon::join(
             || {
-                let rest = self.encode_rest();
-                write_at(file, &rest, rest_at)?;
-                if let Some(state) = &self.listing_state {
-                    let at = rest_at + rest.len() as u64;
-                    write_at(file, &(state.len() as u64).to_le_bytes(), at)?;
-                    write_at(file, state, at + 8)?;
+                reserve(file, 0, stored_at);
+                write_at(file, &header, 0)?;
+                match &self.listing_state {
+                    Some(state) => {
+                        let at = header.len() as u64;
+                        write_at(file, &(state.len() as u64).to_le_bytes(), at)?;
+                        write_at(file, state, at + 8)
+                    }
+                    None => Ok(()),
                 }
-                Ok(())
+            },
+            || {
+                rayon::join(
+                    || {
+                        reserve(file, stored_at, rest_at - stored_at);
+                        self.stored.copy_into(file, stored_at)
+                    },
+                    || {
+                        let rest = self.encode_rest();
+                        reserve(file, rest_at, rest.len() as u64);
+                        write_at(file, &rest, rest_at)
+                    },
+                )
             },
         );
-        copied.and(rest)
+        head.and(copied).and(rest)
     }
 
     fn header(&self) -> Header {
@@ -267,7 +288,7 @@ impl Manifest {
         let mut listings: Vec<(&String, &GroupFiles)> = self.listings.iter().collect();
         listings.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut out = Vec::new();
-        encode_chunks(&mut out, &models, |chunk| encode_chunk(chunk));
+        encode_chunks(&mut out, &models, encode_chunk);
         encode_chunks(&mut out, &listings, |chunk| options().serialize(chunk).expect("listing keys serialise"));
         out
     }
@@ -506,6 +527,7 @@ mod tests {
                 (format!("group {i}"), GroupFiles { print: (i % 2 == 0).then_some([i as u8; 16]), files })
             })
             .collect();
+        manifest.listing_state = Some(b"what the listings keep".repeat(50));
         let bytes = manifest.to_bytes();
         assert_eq!(bytes, manifest.to_bytes(), "the same manifest gives the same bytes");
         fs::write(OutputFolder::new(&out).manifest(), &bytes).unwrap();
@@ -517,6 +539,7 @@ mod tests {
         read.decode_all().unwrap();
         assert_eq!(read.models, manifest.models);
         assert_eq!(read.listings, manifest.listings);
+        assert_eq!(read.listing_state, manifest.listing_state);
         assert_eq!(read.started_ns, 7);
         assert!(Manifest::load_matching(&out, "other").is_none(), "other sources or settings");
         // The end of the first chunk, a cut inside a chunk, one inside a length.
@@ -571,14 +594,31 @@ mod tests {
         again.decode_all().unwrap();
         expected.models.insert(middle, taken);
         assert_eq!(again.models, expected.models);
-        // A chunk whose rows decode but whose entries do not: loading uses
-        // the rows, and decoding the entries is an error.
-        let mut bytes = fs::read(OutputFolder::new(&out).manifest()).unwrap();
-        let at = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
-        let chunk_len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        // A chunk whose rows decode but whose files do not (they end the
+        // chunk): loading uses the rows, and the listing rows decode
+        // without the files, but decoding the entries is an error.
+        let good = fs::read(OutputFolder::new(&out).manifest()).unwrap();
+        let at = good.iter().position(|b| *b == b'\n').unwrap() + 1;
+        let length = |at: usize| u64::from_le_bytes(good[at..at + 8].try_into().unwrap()) as usize;
+        let (chunk_len, index_len) = (length(at), length(at + 8));
+        let mut bytes = good.clone();
         bytes[at + 8 + chunk_len - 40..at + 8 + chunk_len].fill(0xff);
         fs::write(OutputFolder::new(&out).manifest(), &bytes).unwrap();
         let mut damaged = Manifest::load_matching(&out, "g").unwrap();
+        let mut summaries: Vec<ModelSummary> = damaged.stored.summaries().unwrap().into_iter().flatten().map(|(s, _)| s).collect();
+        summaries.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut expected_summaries: Vec<&ModelSummary> = expected.models.values().map(|e| &e.summary).collect();
+        expected_summaries.sort_by(|a, b| a.id.cmp(&b.id));
+        assert!(summaries.iter().eq(expected_summaries), "every listing row, without the files");
+        assert!(damaged.decode_all().is_err());
+        // Its listing rows damaged instead (they follow the index and their
+        // length): neither decodes.
+        let mut bytes = good;
+        let summaries_at = at + 8 + 8 + index_len + 8;
+        bytes[summaries_at + 4..summaries_at + 44].fill(0xff);
+        fs::write(OutputFolder::new(&out).manifest(), &bytes).unwrap();
+        let mut damaged = Manifest::load_matching(&out, "g").unwrap();
+        assert!(damaged.stored.summaries().is_err());
         assert!(damaged.decode_all().is_err());
     }
 

@@ -87,8 +87,4 @@ impl ModelEntry {
         ModelEntry { row, input, summary, files }
     }
 
-    /// The parts stored apart from the row, borrowed for encoding.
-    pub(crate) fn rest(&self) -> (&InputHash, &ModelSummary, &Vec<String>) {
-        (&self.input, &self.summary, &self.files)
-    }
 }

@@ -4,15 +4,19 @@
 //! The manifest keeps its models in chunks of [`CHUNK`], sorted by id
 //! within each chunk. A chunk is stored as its index (every model's id and
 //! [`ModelRow`], the top-level names its files live under, and the files
-//! of its first model as a sample) followed by the rest of its entries:
+//! of its first model as a sample) followed by the rest of its entries in
+//! two parts: every model's listing row ([`ModelSummary`]), then every
+//! model's input hash and files:
 //!
 //! ```text
-//! [u64 chunk length] [u64 index length] [index] [rest of the entries]
+//! [u64 chunk length] [u64 index length] [index] [u64 summaries length] [summaries] [hashes and files]
 //! ```
 //!
-//! Both parts are compressed (LZ4, their size before it first): the paths
-//! and ids in them repeat a great deal, and at hub scale every build copies
-//! the chunks it leaves alone into the next manifest.
+//! The three parts are compressed (LZ4, their size before it first): the
+//! paths and ids in them repeat a great deal, and at hub scale every build
+//! copies the chunks it leaves alone into the next manifest. The listing
+//! rows are apart because a build that lists its models anew reads every
+//! model's row, and no file of theirs.
 //!
 //! Loading a manifest decodes only the indexes ([`StoredModels::read`]). A
 //! build takes out, decoded whole, the chunks that hold a model it reads or
@@ -31,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use modelpages_record::ModelSummary;
 
 use crate::store::file_at::{copy_range, read_at};
-use crate::store::model_entry::{EntryRest, InputHash, ModelEntry, ModelRow};
+use crate::store::model_entry::{InputHash, ModelEntry, ModelRow};
 
 /// Models per chunk, as a build writes them.
 pub const CHUNK: usize = 64;
@@ -56,9 +60,10 @@ pub struct StoredChunk {
     /// Offset of its length prefix in the file, and its length, prefix included.
     at: u64,
     len: u64,
-    /// Where the rest of its entries is, and its length.
-    rest_at: u64,
-    rest_len: usize,
+    /// Where its models' summaries are, and their length.
+    summaries: (u64, usize),
+    /// Where its models' input hashes and files are, and their length.
+    files: (u64, usize),
 }
 
 impl StoredChunk {
@@ -94,15 +99,20 @@ impl StoredModels {
         let chunks = spans
             .par_iter()
             .map(|&(start, size)| {
+                let length = |bytes: &[u8]| usize::try_from(u64::from_le_bytes(bytes.try_into().ok()?)).ok();
                 let mut prefix = [0u8; 8];
                 read_at(&file, &mut prefix, start).ok()?;
-                let index_len = usize::try_from(u64::from_le_bytes(prefix)).ok()?;
-                let rest_len = size.checked_sub(8)?.checked_sub(index_len)?;
-                let mut bytes = vec![0; index_len];
+                let index_len = length(&prefix)?;
+                let rest_len = size.checked_sub(16)?.checked_sub(index_len)?;
+                // The index, and the length of the summaries after it.
+                let mut bytes = vec![0; index_len + 8];
                 read_at(&file, &mut bytes, start + 8).ok()?;
-                let index: ChunkIndex = options().deserialize(&decompress(&bytes).ok()?).ok()?;
-                let rest_at = start + 8 + index_len as u64;
-                Some(StoredChunk { index, at: start - 8, len: size as u64 + 8, rest_at, rest_len })
+                let summaries_len = length(&bytes[index_len..])?;
+                let files_len = rest_len.checked_sub(summaries_len)?;
+                let index: ChunkIndex = options().deserialize(&decompress(&bytes[..index_len]).ok()?).ok()?;
+                let summaries_at = start + 16 + index_len as u64;
+                let files_at = summaries_at + summaries_len as u64;
+                Some(StoredChunk { index, at: start - 8, len: size as u64 + 8, summaries: (summaries_at, summaries_len), files: (files_at, files_len) })
             })
             .collect::<Option<Vec<_>>>()?;
         Some(StoredModels { file: Some(file), chunks })
@@ -162,7 +172,7 @@ impl StoredModels {
     }
 
     /// Every stored model's listing row, with whether it is hidden, decoded
-    /// (in parallel) from the rest of each chunk while the chunk stays
+    /// (in parallel) from each chunk's summaries while the chunk stays
     /// stored: the next manifest copies it byte for byte instead of
     /// encoding its entries again. Chunk by chunk: a million rows are not
     /// moved once more into one list.
@@ -172,15 +182,8 @@ impl StoredModels {
             .chunks
             .par_iter()
             .map(|chunk| {
-                let bytes = decompress(&read_rest(file, chunk)?)?;
-                // The files borrowed as bytes, neither copied nor checked
-                // as text (they are when the chunk is decoded whole): only
-                // the summaries stay.
-                let rest: Vec<(InputHash, ModelSummary, Vec<&[u8]>)> = options().deserialize(&bytes).map_err(invalid_entries)?;
-                if rest.len() != chunk.index.rows.len() {
-                    return Err(mismatched());
-                }
-                Ok(rest.into_iter().zip(&chunk.index.rows).map(|((_, summary, _), (_, row))| (summary, row.hidden)).collect())
+                let summaries = decode_part::<ModelSummary>(file, chunk, chunk.summaries)?;
+                Ok(summaries.into_iter().zip(&chunk.index.rows).map(|(summary, (_, row))| (summary, row.hidden)).collect())
             })
             .collect::<io::Result<_>>()?;
         Ok(decoded)
@@ -217,18 +220,27 @@ impl StoredModels {
 /// The entries of `chunk`: its rows with the rest of each entry, read and
 /// decoded from `file`.
 fn decode_rest(file: &fs::File, chunk: StoredChunk) -> io::Result<Vec<(String, Box<ModelEntry>)>> {
-    let rest: Vec<EntryRest> = options().deserialize(&decompress(&read_rest(file, &chunk)?)?).map_err(invalid_entries)?;
-    if rest.len() != chunk.index.rows.len() {
-        return Err(mismatched());
-    }
-    Ok(chunk.index.rows.into_iter().zip(rest).map(|((id, row), rest)| (id, Box::new(ModelEntry::from_parts(row, rest)))).collect())
+    let summaries = decode_part::<ModelSummary>(file, &chunk, chunk.summaries)?;
+    let files = decode_part::<(InputHash, Vec<String>)>(file, &chunk, chunk.files)?;
+    Ok(chunk
+        .index
+        .rows
+        .into_iter()
+        .zip(summaries.into_iter().zip(files))
+        .map(|((id, row), (summary, (input, files)))| (id, Box::new(ModelEntry::from_parts(row, (input, summary, files)))))
+        .collect())
 }
 
-/// The rest of `chunk`'s entries as stored (compressed).
-fn read_rest(file: &fs::File, chunk: &StoredChunk) -> io::Result<Vec<u8>> {
-    let mut bytes = vec![0; chunk.rest_len];
-    read_at(file, &mut bytes, chunk.rest_at)?;
-    Ok(bytes)
+/// One part of `chunk`'s entries (at `part`, as stored), read and decoded:
+/// one item per model of the chunk.
+fn decode_part<T: serde::de::DeserializeOwned>(file: &fs::File, chunk: &StoredChunk, (at, len): (u64, usize)) -> io::Result<Vec<T>> {
+    let mut bytes = vec![0; len];
+    read_at(file, &mut bytes, at)?;
+    let items: Vec<T> = options().deserialize(&decompress(&bytes)?).map_err(invalid_entries)?;
+    if items.len() != chunk.index.rows.len() {
+        return Err(mismatched());
+    }
+    Ok(items)
 }
 
 fn invalid_entries(e: bincode::Error) -> io::Error {
@@ -249,14 +261,21 @@ pub(crate) fn encode_chunk(models: &[(&String, &Box<ModelEntry>)]) -> Vec<u8> {
         tops,
         sample: models.first().map(|(_, e)| e.files.clone()).unwrap_or_default(),
     };
-    let rest: Vec<_> = models.iter().map(|(_, e)| e.rest()).collect();
-    let index = lz4_flex::compress_prepend_size(&options().serialize(&index).expect("indexes serialise"));
-    let rest = lz4_flex::compress_prepend_size(&options().serialize(&rest).expect("entries serialise"));
-    let mut body = Vec::with_capacity(8 + index.len() + rest.len());
+    let summaries: Vec<&ModelSummary> = models.iter().map(|(_, e)| &e.summary).collect();
+    let files: Vec<(&InputHash, &Vec<String>)> = models.iter().map(|(_, e)| (&e.input, &e.files)).collect();
+    let (index, summaries, files) = (compressed(&index), compressed(&summaries), compressed(&files));
+    let mut body = Vec::with_capacity(16 + index.len() + summaries.len() + files.len());
     body.extend_from_slice(&(index.len() as u64).to_le_bytes());
     body.extend_from_slice(&index);
-    body.extend_from_slice(&rest);
+    body.extend_from_slice(&(summaries.len() as u64).to_le_bytes());
+    body.extend_from_slice(&summaries);
+    body.extend_from_slice(&files);
     body
+}
+
+/// One part of a chunk, encoded and compressed.
+fn compressed<T: Serialize>(part: &T) -> Vec<u8> {
+    lz4_flex::compress_prepend_size(&options().serialize(part).expect("chunk parts serialise"))
 }
 
 /// Chunk parts as [`encode_chunk`] compressed them. A part says how long it
