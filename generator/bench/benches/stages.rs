@@ -15,6 +15,7 @@ use modelpages_render::{
 use modelpages_site::listings::carried::{self, Carried, SavedListings};
 use modelpages_site::listings::membership::Catalogues;
 use modelpages_site::tasks::TaskCatalogue;
+use modelpages_site::search::shards::shard_file;
 use modelpages_site::search::trie::{build_shards, Popularity, WordIndex};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -221,6 +222,13 @@ fn search_index(c: &mut Criterion) {
     });
     let (groups, _) = carried::groups(None, &rows, &catalogues);
     group.bench_function("listings saved, 200,000 hub-like rows", |b| b.iter(|| carried::save(&rows, &groups, &index).len()));
+    // Every word file is keyed on every build that lists models anew (in
+    // shards of 200, as sites are by default).
+    let tree = build_shards(&index, 200, &popularity());
+    let capped = |_: &str| false;
+    group.bench_function("word files keyed, 200,000 hub-like rows", |b| {
+        b.iter(|| tree.shards.iter().map(|shard| shard_file(shard, &rows, &groups, &capped).key[0] as usize).sum::<usize>())
+    });
     group.finish();
 }
 

@@ -96,18 +96,22 @@ impl KeyHasher {
         hasher
     }
 
+    #[inline]
     pub fn str(&mut self, s: &str) -> &mut KeyHasher {
         self.bytes(s.as_bytes())
     }
 
+    #[inline]
     pub fn bytes(&mut self, b: &[u8]) -> &mut KeyHasher {
         self.num(b.len() as u64).raw(b)
     }
 
+    #[inline]
     pub fn num(&mut self, n: u64) -> &mut KeyHasher {
         self.raw(&n.to_le_bytes())
     }
 
+    #[inline]
     pub fn opt_num(&mut self, n: Option<u64>) -> &mut KeyHasher {
         match n {
             Some(n) => self.num(1).num(n),
@@ -115,6 +119,7 @@ impl KeyHasher {
         }
     }
 
+    #[inline]
     pub fn opt_str(&mut self, s: Option<&str>) -> &mut KeyHasher {
         match s {
             Some(s) => self.num(1).str(s),
@@ -122,22 +127,35 @@ impl KeyHasher {
         }
     }
 
+    #[inline]
     pub fn key(&mut self, key: &ListingKey) -> &mut KeyHasher {
         self.raw(key)
     }
 
-    /// Bytes as they are: buffered, or hashed at once when large.
+    /// Bytes as they are: buffered, or hashed at once when large. Inlined,
+    /// so that the fixed-size numbers and keys most keys are made of are
+    /// copied into the buffer without a call each.
+    #[inline]
     fn raw(&mut self, b: &[u8]) -> &mut KeyHasher {
         if self.buffer.len() + b.len() > KEY_BUFFER {
-            self.hasher.update(&self.buffer);
-            self.buffer.clear();
-            if b.len() > KEY_BUFFER {
-                self.hasher.update(b);
-                return self;
-            }
+            self.flush_then(b);
+            return self;
         }
         self.buffer.extend_from_slice(b);
         self
+    }
+
+    /// Hashes what the buffer holds, then `b` at once if it is large, else
+    /// buffers it.
+    #[cold]
+    fn flush_then(&mut self, b: &[u8]) {
+        self.hasher.update(&self.buffer);
+        self.buffer.clear();
+        if b.len() > KEY_BUFFER {
+            self.hasher.update(b);
+        } else {
+            self.buffer.extend_from_slice(b);
+        }
     }
 
     pub fn finish(&mut self) -> ListingKey {

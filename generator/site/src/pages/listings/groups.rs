@@ -15,7 +15,7 @@ use modelpages_record::ModelSummary;
 use modelpages_snippets::{Library, SnippetEngine};
 use rayon::prelude::*;
 
-use super::file::{hash_counts, member_key, row_key, updated_day, KeyHasher};
+use super::file::{member_key, row_key, updated_day, KeyHasher};
 use super::keyed::boundary_hash;
 pub use super::membership::Ranks;
 use super::membership::{Catalogues, FacetKind, Membership};
@@ -236,11 +236,14 @@ impl<'a> Groups<'a> {
         }
     }
 
-    /// The key of a run of models shown with their downloads and likes.
+    /// The key of a run of models shown with their downloads and likes:
+    /// their rows' keys, then their figures in the same order (the rows
+    /// already say which model each is).
     pub fn ranked_key(&self, hasher: &mut KeyHasher, models: &[&ModelSummary], ranks: &[u32]) {
         self.rows_key(hasher, ranks);
         for &rank in ranks {
-            hash_counts(hasher, models[rank as usize]);
+            let model = models[rank as usize];
+            hasher.opt_num(model.downloads).opt_num(model.likes);
         }
     }
 }
