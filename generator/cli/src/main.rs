@@ -196,20 +196,30 @@ fn no_huge_pages() {
 
 /// Tells mimalloc to keep the memory a build frees for its own next
 /// allocations instead of handing it back to the system. By default it
-/// returns freed pages after 10 ms, and a build frees and allocates again
-/// stage after stage: at a million models each page handed back was
-/// faulted in afresh moments later, a third of a one-model rebuild's system
-/// time. A build is one run that ends; `serve`, which runs on, keeps the
-/// default.
+/// hands freed pages back a second after they are freed, and at hub scale a
+/// build frees and allocates again stage after stage, each of a second or
+/// so: each page handed back was faulted in again, about a fifth of a
+/// one-model rebuild's system time at a million models. A build is one run
+/// that ends; `serve`, which runs on, keeps the default.
 fn keep_freed_memory() {
-    /// `mi_option_purge_delay` in mimalloc's `mi_option_t`; -1 is never.
+    /// `mi_option_purge_delay`, by its place in mimalloc's `mi_option_t`
+    /// (`libmimalloc-sys` names no constant for it).
     const PURGE_DELAY: std::ffi::c_int = 15;
+    /// Its default in the mimalloc this links, in milliseconds.
+    const DEFAULT_DELAY: std::ffi::c_long = 1000;
     unsafe extern "C" {
+        fn mi_option_get(option: std::ffi::c_int) -> std::ffi::c_long;
         fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
     }
-    // SAFETY: mimalloc (the global allocator, linked in) takes plain
-    // integers here and reads the option each time it would purge.
-    unsafe { mi_option_set(PURGE_DELAY, -1) }
+    // SAFETY: mimalloc (the global allocator, linked in) takes and gives
+    // plain integers here, and reads the option each time it would purge.
+    // Only its default is changed: a `MIMALLOC_PURGE_DELAY` set by the user,
+    // or an option list that moved, is left as it is.
+    unsafe {
+        if mi_option_get(PURGE_DELAY) == DEFAULT_DELAY {
+            mi_option_set(PURGE_DELAY, -1);
+        }
+    }
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
