@@ -231,8 +231,8 @@ fn decode_rest(file: &fs::File, chunk: StoredChunk) -> io::Result<Vec<(String, B
         .collect())
 }
 
-/// One part of `chunk`'s entries (at `part`, as stored), read and decoded:
-/// one item per model of the chunk.
+/// The part of `chunk`'s entries `len` bytes long at `at` in `file`, read
+/// and decoded: one item per model of the chunk.
 fn decode_part<T: serde::de::DeserializeOwned>(file: &fs::File, chunk: &StoredChunk, (at, len): (u64, usize)) -> io::Result<Vec<T>> {
     let mut bytes = vec![0; len];
     read_at(file, &mut bytes, at)?;
