@@ -60,9 +60,6 @@ pub struct ModelRow {
     pub notes: Vec<String>,
 }
 
-/// The parts of an entry stored apart from its row, as they are encoded.
-pub(crate) type EntryRest = (InputHash, ModelSummary, Vec<String>);
-
 impl ModelEntry {
     /// The entry of a model rendered now: `row` gets its popularity from
     /// `summary`, so the two never disagree.
@@ -81,10 +78,4 @@ impl ModelEntry {
         self.row.popularity = popularity_class(downloads.unwrap_or(0));
         moved
     }
-
-    /// An entry put back together from its row and the rest.
-    pub(crate) fn from_parts(row: ModelRow, (input, summary, files): EntryRest) -> ModelEntry {
-        ModelEntry { row, input, summary, files }
-    }
-
 }

@@ -227,7 +227,7 @@ fn decode_rest(file: &fs::File, chunk: StoredChunk) -> io::Result<Vec<(String, B
         .rows
         .into_iter()
         .zip(summaries.into_iter().zip(files))
-        .map(|((id, row), (summary, (input, files)))| (id, Box::new(ModelEntry::from_parts(row, (input, summary, files)))))
+        .map(|((id, row), (summary, (input, files)))| (id, Box::new(ModelEntry { row, input, summary, files })))
         .collect())
 }
 
