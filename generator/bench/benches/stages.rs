@@ -21,6 +21,16 @@ use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
 const MODELS: usize = 1_000;
 
+/// Models a search shard holds, as sites have by default.
+const SHARD: usize = 200;
+
+/// Ranks by downloads, most first, then by name (as a build orders them).
+fn by_downloads(models: &[&ModelSummary]) -> Vec<u32> {
+    let mut ranks: Vec<u32> = (0..models.len() as u32).collect();
+    ranks.sort_by_key(|&r| (std::cmp::Reverse(models[r as usize].downloads.unwrap_or(0)), r));
+    ranks
+}
+
 fn snippets(c: &mut Criterion) {
     let (_dir, models) = synthetic_models(MODELS);
     let engine = SnippetEngine::new();
@@ -194,7 +204,7 @@ fn search_index(c: &mut Criterion) {
     let index = WordIndex::build(&rows);
     let popularity = || Popularity::of((0..ROWS as u32).rev().collect());
     group.bench_function("trie cut into shards of 1,000, 200,000 hub-like rows", |b| {
-        b.iter(|| build_shards(&index, 1_000, &popularity()).shards.len())
+        b.iter(|| build_shards(&index, 1_000, &popularity(), None).shards.len())
     });
     // The next build's listings, one model added (the middle one was left
     // out of the saved state), matched and their groups and word index
@@ -202,13 +212,47 @@ fn search_index(c: &mut Criterion) {
     let (tasks, snippets) = (TaskCatalogue::builtin(), SnippetEngine::new());
     let catalogues = Catalogues::new(tasks.tasks(), snippets.catalogue().libraries());
     let before: Vec<&ModelSummary> = rows.iter().enumerate().filter(|(i, _)| *i != ROWS / 2).map(|(_, r)| *r).collect();
-    let (before_groups, _) = carried::groups(None, &before, &catalogues);
-    let saved = carried::save(&before, &before_groups, &WordIndex::build(&before));
-    drop(before_groups);
+    let saved_by = |models: &[&ModelSummary]| {
+        let (groups, _) = carried::groups(None, models, &catalogues);
+        let index = WordIndex::build(models);
+        let by_downloads = Popularity::of(by_downloads(models));
+        carried::save(models, &groups, &index, &build_shards(&index, SHARD, &by_downloads, None), SHARD)
+    };
+    let saved = saved_by(&before);
     let fresh: Vec<bool> = (0..ROWS).map(|i| i == ROWS / 2).collect();
     group.bench_function("listings matched and word index carried on, 200,000 hub-like rows, one added", |b| {
-        b.iter(|| SavedListings::read(&saved).and_then(|saved| Carried::open(saved, &rows, &fresh)).and_then(|c| c.word_index(&rows)).map(|index| index.len()))
+        b.iter(|| {
+            SavedListings::read(&saved).and_then(|saved| Carried::open(saved, &rows, &fresh)).and_then(|c| c.word_index(&rows)).map(|(index, _)| index.len())
+        })
     });
+    // The trie (in shards of 200, as sites are by default) cut afresh, and
+    // carried on after one model added and after one in ten changed their
+    // downloads.
+    let by_downloads_now = Popularity::of(by_downloads(&rows));
+    group.bench_function("trie cut into shards of 200, 200,000 hub-like rows", |b| {
+        b.iter(|| build_shards(&index, SHARD, &by_downloads_now, None).shards.len())
+    });
+    let one_in = |n: usize| -> Vec<ModelSummary> {
+        rows.iter().enumerate().map(|(i, r)| ModelSummary { downloads: r.downloads.map(|d| if i % n == 0 { d / 3 } else { d }), ..(*r).clone() }).collect()
+    };
+    let (one_in_ten, one_in_100) = (one_in(10), one_in(100));
+    let (one_in_ten, one_in_100): (Vec<&ModelSummary>, Vec<&ModelSummary>) = (one_in_ten.iter().collect(), one_in_100.iter().collect());
+    let saved_all = saved_by(&rows);
+    for (name, saved, now, fresh) in [
+        ("one added", &saved, &rows, fresh.clone()),
+        ("one in 100 changed", &saved_all, &one_in_100, (0..ROWS).map(|i| i % 100 == 0).collect::<Vec<bool>>()),
+        ("one in ten changed", &saved_all, &one_in_ten, (0..ROWS).map(|i| i % 10 == 0).collect::<Vec<bool>>()),
+    ] {
+        let carried = SavedListings::read(saved).and_then(|saved| Carried::open(saved, now, &fresh)).expect("carried on");
+        let by_downloads_now = Popularity::of(by_downloads(now));
+        let (index, changes) = carried.word_index(now).expect("the word index carried on");
+        group.bench_function(format!("trie carried on, 200,000 hub-like rows, {name}"), |b| {
+            b.iter(|| {
+                let trie = carried.trie(SHARD, &changes).expect("the trie reads back");
+                build_shards(&index, SHARD, &by_downloads_now, Some(&trie)).carried
+            })
+        });
+    }
     group.bench_function("groups sorted and keyed afresh, 200,000 hub-like rows", |b| {
         b.iter(|| carried::groups(None, &rows, &catalogues).0.tags.len())
     });
@@ -221,10 +265,9 @@ fn search_index(c: &mut Criterion) {
         })
     });
     let (groups, _) = carried::groups(None, &rows, &catalogues);
-    group.bench_function("listings saved, 200,000 hub-like rows", |b| b.iter(|| carried::save(&rows, &groups, &index).len()));
-    // Every word file is keyed on every build that lists models anew (in
-    // shards of 200, as sites are by default).
-    let tree = build_shards(&index, 200, &popularity());
+    let tree = build_shards(&index, SHARD, &by_downloads_now, None);
+    group.bench_function("listings saved, 200,000 hub-like rows", |b| b.iter(|| carried::save(&rows, &groups, &index, &tree, SHARD).len()));
+    // Every word file is keyed on every build that lists models anew.
     let capped = |_: &str| false;
     group.bench_function("word files keyed, 200,000 hub-like rows", |b| {
         b.iter(|| tree.shards.iter().map(|shard| shard_file(shard, &rows, &groups, &capped).key[0] as usize).sum::<usize>())

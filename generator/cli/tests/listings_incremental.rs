@@ -323,6 +323,11 @@ fn days_of_hub_changes_rewrite_few_files_and_equal_a_full_build() {
     // previous build's, not made afresh; the files below are the full
     // build's all the same.
     assert!(run.stderr.contains("groups carried on") && run.stderr.contains("word index carried on"), "{}", run.stderr);
+    // And so were the search trie's nodes, all but those new to it.
+    let nodes = run.stderr.split(" nodes carried on").next().unwrap().rsplit(", ").next().unwrap();
+    let (carried, all) = nodes.split_once(" of ").unwrap_or_else(|| panic!("{}", run.stderr));
+    let (carried, all): (usize, usize) = (carried.parse().unwrap(), all.parse().unwrap());
+    assert!(all > 50 && carried + 5 >= all, "{carried} of {all} trie nodes carried on");
     let after = files(&dist);
     // Files written, rewritten or removed.
     let changed: std::collections::BTreeSet<&String> =

@@ -459,20 +459,32 @@ pub(crate) fn write_listings(
     timer.lap_detail("listings matched", if carried.is_some() { " (carried on)" } else { " (nothing carried on)" });
     let input = site.listing_input(&listed);
     // Each timed on its own: they run side by side.
+    let cap = site.listings.shard_models;
     let (((groups, groups_carried), groups_s), (((index, carried_on), index_s), (search, search_s))) = rayon::join(
         || seconds(|| carried::groups(carried.as_ref(), &listed, &input.catalogues())),
         || {
-            let index = seconds(|| carried::word_index(carried.as_ref(), &listed));
-            let search = seconds(|| SearchFiles::build(&listed, &index.0 .0, &site.listings));
-            (index, search)
+            let ((index, changes), index_s) = seconds(|| carried::word_index(carried.as_ref(), &listed));
+            let carried_on = changes.is_some();
+            let search = seconds(|| {
+                let trie = carried::search_trie(carried.as_ref(), cap, changes.as_ref());
+                SearchFiles::build(&listed, &index, &site.listings, trie.as_ref())
+            });
+            (((index, carried_on), index_s), search)
         },
     );
     drop(carried);
     drop(saved);
     let how = |carried_on: bool| if carried_on { "carried on" } else { "made afresh" };
+    let nodes = (search.tree().carried, search.tree().shards.len());
     timer.lap_detail(
         "listing groups, search index",
-        &format!(" (groups {} {groups_s:.3} s; word index {} {index_s:.3} s, trie {search_s:.3} s)", how(groups_carried), how(carried_on)),
+        &format!(
+            " (groups {} {groups_s:.3} s; word index {} {index_s:.3} s, trie {search_s:.3} s, {} of {} nodes carried on)",
+            how(groups_carried),
+            how(carried_on),
+            nodes.0,
+            nodes.1
+        ),
     );
     let mut writes = ListingWrites::new(writer, previous);
     let all = listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages));
@@ -480,7 +492,7 @@ pub(crate) fn write_listings(
     // What the next build carries on is encoded, and the model pages'
     // sitemaps cut, while the files are written.
     let (written, (state, model_sitemaps)) =
-        rayon::join(|| writes.write(all), || rayon::join(|| carried::save(&listed, &groups, &index), || model_sitemaps(&input, &groups)));
+        rayon::join(|| writes.write(all), || rayon::join(|| carried::save(&listed, &groups, &index, search.tree(), cap), || model_sitemaps(&input, &groups)));
     written?;
     drop(index);
     writes.write(vec![sitemap_group(&input, writes.paths(), model_sitemaps)])?;

@@ -12,7 +12,9 @@
 //!   side. A model in both whose row the manifest kept as it was (it is not
 //!   `fresh`) is kept: its keys are the saved ones ([`Carried::keys`]), and
 //!   its words are at its new rank in the word index carried on
-//!   ([`Carried::word_index`], see `search::word_index`).
+//!   ([`Carried::word_index`], see `search::word_index`), and the search
+//!   trie's nodes of words no other model changed are the saved ones
+//!   ([`Carried::trie`], see `search::trie`).
 //! - Every other model (added, changed, listed again, or decoded with one
 //!   that changed) has its keys made and its words tokenised, and is
 //!   sorted into its groups; the kept models' groups are the saved ones,
@@ -26,7 +28,8 @@
 //! The saved form: a magic, the number of models, their ids front-coded,
 //! their row keys and their member keys (16 bytes each, by rank), the
 //! groups (after their length: each family, then each group's name and its
-//! ranks as gaps), then the word index's own part. Ids are not checked for their order (a million
+//! ranks as gaps), the word index's own part (after its length), then the
+//! trie's. Ids are not checked for their order (a million
 //! comparisons): the walk keeps a model only where the ids are equal, and
 //! moves ranks in order whatever the saved order.
 
@@ -37,16 +40,25 @@ use modelpages_record::ModelSummary;
 use super::compact::{put, put_front_coded, Reader};
 use super::groups::{ids_by_name, Groups};
 use super::membership::{Catalogues, FacetKind, Membership, Ranks, SavedGroups};
-use super::search::word_index::NOT_KEPT;
+use super::search::trie::{CarriedTrie, ShardTree};
+use super::search::word_index::{WordChanges, NOT_KEPT};
 use super::search::WordIndex;
 use crate::store::manifest::ListingKey;
 
 /// Starts the saved form; one of another format is not read.
-const MAGIC: &[u8; 8] = b"mplist02";
+const MAGIC: &[u8; 8] = b"mplist03";
 
 /// Something is carried while at most one model in this many is not kept;
 /// with more, making it all afresh costs about as much.
 const NOT_KEPT_AT_MOST_ONE_IN: usize = 4;
+
+/// The search trie is carried on while at most one model in this many is
+/// not kept (counting this build's models and the previous build's, so a
+/// changed model counts twice): a node whose top lost a model is cut again from its postings,
+/// and with one model in a hundred changed nearly every top has (the
+/// criterion bench "trie carried on, ... one in 100 changed" costs what
+/// cutting it afresh does).
+const TRIE_NOT_KEPT_AT_MOST_ONE_IN: usize = 256;
 
 /// Far more than any id's bytes (ids are checked when records are read).
 const ID_BYTES_AT_MOST: usize = 4 * modelpages_record::MAX_ID_LEN;
@@ -72,8 +84,10 @@ struct SavedParts<'s> {
     members: &'s [u8],
     /// The groups' part, read when the groups are sorted.
     groups: &'s [u8],
-    /// The word index's part, read when the search asks for it.
+    /// The word index's part and the trie's, read when the search asks
+    /// for them.
     words: &'s [u8],
+    trie: &'s [u8],
 }
 
 /// The saved form ([`save`]) read up to its parts: the ids decoded, the
@@ -96,7 +110,9 @@ impl<'s> SavedListings<'s> {
         let members = reader.take(saved_models * KEY)?;
         let groups_len = reader.num()?;
         let groups = reader.take(groups_len)?;
-        Some(SavedListings { ids, ends, parts: SavedParts { rows, members, groups, words: reader.rest() } })
+        let words_len = reader.num()?;
+        let words = reader.take(words_len)?;
+        Some(SavedListings { ids, ends, parts: SavedParts { rows, members, groups, words, trie: reader.rest() } })
     }
 
     fn len(&self) -> usize {
@@ -173,9 +189,17 @@ impl<'s> Carried<'s> {
     }
 
     /// The word index of `models` (those [`Carried::open`] matched),
-    /// carried on; `None` if its part does not read back.
-    pub fn word_index(&self, models: &[&ModelSummary]) -> Option<WordIndex> {
+    /// carried on, with what changed in it; `None` if its part does not
+    /// read back.
+    pub fn word_index(&self, models: &[&ModelSummary]) -> Option<(WordIndex, WordChanges)> {
         WordIndex::carried(self.parts.words, &self.moved, &self.not_kept(), models)
+    }
+
+    /// The previous build's search trie, to carry on where `changes` (from
+    /// [`Carried::word_index`]) allow; `None` if its part does not read
+    /// back or was cut to another `cap`.
+    pub fn trie<'a>(&'a self, cap: usize, changes: &'a WordChanges) -> Option<CarriedTrie<'a>> {
+        CarriedTrie::read(self.parts.trie, cap, &self.moved, changes)
     }
 
     /// The membership of `models`' groups (those [`Carried::open`]
@@ -199,18 +223,31 @@ pub fn groups<'a>(carried: Option<&Carried>, models: &[&'a ModelSummary], catalo
     (Groups::of(models, catalogues, membership, &kept), is_carried_on)
 }
 
-/// The word index of `models`: carried on where `carried` allows, else made
-/// afresh; with whether it was carried on.
-pub fn word_index(carried: Option<&Carried>, models: &[&ModelSummary]) -> (WordIndex, bool) {
+/// The word index of `models`: carried on where `carried` allows, with
+/// what changed in it, else made afresh (and no changes).
+pub fn word_index(carried: Option<&Carried>, models: &[&ModelSummary]) -> (WordIndex, Option<WordChanges>) {
     match carried.and_then(|carried| carried.word_index(models)) {
-        Some(index) => (index, true),
-        None => (WordIndex::build(models), false),
+        Some((index, changes)) => (index, Some(changes)),
+        None => (WordIndex::build(models), None),
     }
 }
 
+/// The previous build's search trie, to carry on where `changes` (the
+/// word index's, carried on) allow; `None` when too many models changed
+/// for that to be worth it, or it does not read back.
+pub fn search_trie<'a>(carried: Option<&'a Carried>, cap: usize, changes: Option<&'a WordChanges>) -> Option<CarriedTrie<'a>> {
+    let carried = carried?;
+    let not_kept = carried.was.iter().chain(&carried.moved).filter(|&&rank| rank == NOT_KEPT).count();
+    if not_kept * TRIE_NOT_KEPT_AT_MOST_ONE_IN > carried.was.len() + TRIE_NOT_KEPT_AT_MOST_ONE_IN {
+        return None;
+    }
+    carried.trie(cap, changes?)
+}
+
 /// What this build keeps for the next: `models` (listed, by name), their
-/// groups (with their row and member keys by rank), and their word index.
-pub fn save(models: &[&ModelSummary], groups: &Groups, index: &WordIndex) -> Vec<u8> {
+/// groups (with their row and member keys by rank), their word index, and
+/// the search trie cut from it to `cap`.
+pub fn save(models: &[&ModelSummary], groups: &Groups, index: &WordIndex, trie: &ShardTree, cap: usize) -> Vec<u8> {
     let (rows, members) = (&groups.rows, groups.member_keys());
     assert!(rows.len() == models.len() && members.len() == models.len());
     let mut out = Vec::with_capacity(16 + models.len() * (48 + 2 * KEY) + index.len() * 8);
@@ -222,7 +259,11 @@ pub fn save(models: &[&ModelSummary], groups: &Groups, index: &WordIndex) -> Vec
     let saved_groups = save_groups(groups);
     put(&mut out, saved_groups.len());
     out.extend_from_slice(&saved_groups);
-    index.save_to(&mut out);
+    let mut words = Vec::new();
+    index.save_to(&mut words);
+    put(&mut out, words.len());
+    out.extend_from_slice(&words);
+    trie.save_to(cap, &mut out);
     out
 }
 

@@ -19,12 +19,18 @@ pub fn put(out: &mut Vec<u8>, mut n: usize) {
 pub fn put_front_coded<'a>(out: &mut Vec<u8>, items: impl Iterator<Item = &'a [u8]>) {
     let mut last: &[u8] = &[];
     for item in items {
-        let shared = last.iter().zip(item).take_while(|(a, b)| a == b).count();
-        put(out, shared);
-        put(out, item.len() - shared);
-        out.extend_from_slice(&item[shared..]);
+        put_front_coded_after(out, last, item);
         last = item;
     }
+}
+
+/// Appends `item` front-coded after `last`, the item before it (empty for
+/// the first), for runs with other things between their items.
+pub fn put_front_coded_after(out: &mut Vec<u8>, last: &[u8], item: &[u8]) {
+    let shared = last.iter().zip(item).take_while(|(a, b)| a == b).count();
+    put(out, shared);
+    put(out, item.len() - shared);
+    out.extend_from_slice(&item[shared..]);
 }
 
 /// Reads what [`put`] and [`put_front_coded`] wrote.
@@ -83,17 +89,33 @@ impl<'a> Reader<'a> {
         let mut ends: Vec<usize> = Vec::with_capacity(count);
         let mut last = 0..0;
         for _ in 0..count {
-            let shared = self.num()?;
-            let own = self.num()?;
-            if shared > last.len() || shared.checked_add(own)? > longest {
-                return None;
-            }
+            let (shared, own) = self.front_coded_parts(last.len(), longest)?;
             let start = bytes.len();
             bytes.extend_from_within(last.start..last.start + shared);
-            bytes.extend_from_slice(self.take(own)?);
+            bytes.extend_from_slice(own);
             ends.push(bytes.len());
             last = start..bytes.len();
         }
         Some((bytes, ends))
+    }
+
+    /// The item [`put_front_coded_after`] wrote, in place of `item`, which
+    /// holds the item before it; at most `longest` bytes.
+    pub fn front_coded_after(&mut self, item: &mut Vec<u8>, longest: usize) -> Option<()> {
+        let (shared, own) = self.front_coded_parts(item.len(), longest)?;
+        item.truncate(shared);
+        item.extend_from_slice(own);
+        Some(())
+    }
+
+    /// How many bytes an item shares with the one before (`last` bytes
+    /// long), and its own bytes; the two at most `longest` together.
+    fn front_coded_parts(&mut self, last: usize, longest: usize) -> Option<(usize, &'a [u8])> {
+        let shared = self.num()?;
+        let own = self.num()?;
+        if shared > last || shared.checked_add(own)? > longest {
+            return None;
+        }
+        Some((shared, self.take(own)?))
     }
 }

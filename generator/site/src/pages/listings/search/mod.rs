@@ -55,13 +55,20 @@ pub struct SearchFiles {
 }
 
 impl SearchFiles {
-    /// Cuts `index`, the word index of `models` (by name), into shards.
-    pub fn build(models: &[&ModelSummary], index: &WordIndex, settings: &ListingSettings) -> SearchFiles {
+    /// Cuts `index`, the word index of `models` (by name), into shards,
+    /// carrying on the nodes of `carried` (the previous build's trie) where
+    /// it can.
+    pub fn build(models: &[&ModelSummary], index: &WordIndex, settings: &ListingSettings, carried: Option<&trie::CarriedTrie>) -> SearchFiles {
         let all: Vec<u32> = (0..models.len() as u32).collect();
         let popularity = trie::Popularity::of(by_downloads(models));
-        let tree = trie::build_shards(index, settings.shard_models, &popularity);
+        let tree = trie::build_shards(index, settings.shard_models, &popularity, carried);
         let nodes: std::collections::HashSet<String> = tree.shards.iter().filter(|s| !s.complete).map(|s| s.prefix.clone()).collect();
         SearchFiles { tree, capped: Box::new(move |prefix| nodes.contains(prefix)), all }
+    }
+
+    /// The word trie, by prefix.
+    pub fn tree(&self) -> &trie::ShardTree {
+        &self.tree
     }
 
     /// Every file of the search: manifest, shards (one group, made every

@@ -17,16 +17,22 @@
 //! contiguous range and every node is a range; the models of a range are
 //! counted with a mark per model (no hashing), and the most downloaded kept
 //! in a bounded heap. Each posting is visited once per node above its leaf,
-//! a handful of times at hub scale; subtrees are built in parallel.
+//! a handful of times at hub scale; subtrees are built in parallel. A build
+//! that changes a few models carries the previous build's nodes on instead
+//! ([`carried`]), cutting only those of the changed models' words.
+
+mod carried;
 
 use std::cell::RefCell;
 use std::collections::BinaryHeap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use super::word_index::first_where;
 pub use super::word_index::WordIndex;
+pub use carried::CarriedTrie;
 
 /// One node of the trie: what a shard file holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,11 +50,15 @@ pub struct Shard {
     pub entries: Vec<u32>,
 }
 
-/// The whole trie: the first hops (the search manifest lists them) and every node.
+/// The whole trie: the first hops (the search manifest lists them) and every
+/// node, by prefix.
 #[derive(Debug, Default)]
 pub struct ShardTree {
     pub roots: Vec<String>,
     pub shards: Vec<Shard>,
+    /// How many of the nodes were carried on from the previous build's
+    /// trie, as they were or updated.
+    pub carried: usize,
 }
 
 /// The models' order by downloads: `position[rank]` is a model's place in
@@ -69,14 +79,15 @@ impl Popularity {
     }
 }
 
-/// Cuts `index` into shards of at most `cap` models each.
-pub fn build_shards(index: &WordIndex, cap: usize, popularity: &Popularity) -> ShardTree {
+/// Cuts `index` into shards of at most `cap` models each, carrying on the
+/// nodes of `carried` where it can.
+pub fn build_shards(index: &WordIndex, cap: usize, popularity: &Popularity, carried: Option<&CarriedTrie>) -> ShardTree {
     let groups = child_groups(index, 0..index.len(), 0);
     let roots = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
-    let build = Build { index, cap, popularity };
+    let build = Build { index, cap, popularity, carried, carried_nodes: AtomicUsize::new(0) };
     let mut shards: Vec<Shard> = groups.into_par_iter().flat_map_iter(|g| build.node(g.words, g.prefix_len)).collect();
     shards.sort_unstable_by(|a, b| a.prefix.cmp(&b.prefix));
-    ShardTree { roots, shards }
+    ShardTree { roots, shards, carried: build.carried_nodes.into_inner() }
 }
 
 /// Words that share their next byte after a node's prefix: a child node.
@@ -113,21 +124,6 @@ fn child_groups(index: &WordIndex, range: Range<usize>, depth: usize) -> Vec<Gro
     groups
 }
 
-/// The first of `range` for which `after` holds, `range.end` if none:
-/// `after` holds for the end of the range if it holds for any.
-fn first_where(range: Range<usize>, after: impl Fn(usize) -> bool) -> usize {
-    let (mut low, mut high) = (range.start, range.end);
-    while low < high {
-        let middle = low + (high - low) / 2;
-        if after(middle) {
-            high = middle;
-        } else {
-            low = middle + 1;
-        }
-    }
-    low
-}
-
 static NEXT_MARK: AtomicU32 = AtomicU32::new(1);
 
 thread_local! {
@@ -140,6 +136,8 @@ struct Build<'a> {
     index: &'a WordIndex,
     cap: usize,
     popularity: &'a Popularity,
+    carried: Option<&'a CarriedTrie<'a>>,
+    carried_nodes: AtomicUsize,
 }
 
 impl Build<'_> {
@@ -147,10 +145,26 @@ impl Build<'_> {
     fn node(&self, range: Range<usize>, depth: usize) -> Vec<Shard> {
         let index = self.index;
         let prefix = index.word(range.start)[..depth].to_owned();
-        let (count, top) = most_downloaded(index, range.clone(), self.cap, &self.popularity.position);
-        let mut entries: Vec<u32> = top.into_iter().map(|place| self.popularity.rank[place as usize]).collect();
+        let then = self.carried.and_then(|carried| Some((carried, carried.find(&prefix)?)));
+        if let Some(subtree) = then.and_then(|(carried, node)| carried.subtree(node)) {
+            self.carried_nodes.fetch_add(subtree.len(), Ordering::Relaxed);
+            return subtree;
+        }
+        let (count, entries) = match then.and_then(|(carried, node)| carried.updated(node, self.cap, self.popularity)) {
+            Some(updated) => {
+                self.carried_nodes.fetch_add(1, Ordering::Relaxed);
+                (updated.count, updated.entries)
+            }
+            None => {
+                let (count, top) = most_downloaded(index, range.clone(), self.cap, &self.popularity.position);
+                let mut entries: Vec<u32> = top.into_iter().map(|place| self.popularity.rank[place as usize]).collect();
+                if count as usize <= self.cap {
+                    entries.sort_unstable();
+                }
+                (count, entries)
+            }
+        };
         if count as usize <= self.cap {
-            entries.sort_unstable();
             return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries }];
         }
         let groups = child_groups(index, range, depth);
@@ -233,7 +247,7 @@ mod tests {
         let index = WordIndex::build(&refs);
         // Downloads in the reverse of name order: the tops are the last by name.
         let popularity = Popularity::of((0..models.len() as u32).rev().collect());
-        let tree = build_shards(&index, 25, &popularity);
+        let tree = build_shards(&index, 25, &popularity, None);
         assert!(tree.shards.len() > 20, "{} shards", tree.shards.len());
         let by_prefix: HashMap<&str, &Shard> = tree.shards.iter().map(|s| (s.prefix.as_str(), s)).collect();
         for shard in &tree.shards {
@@ -272,7 +286,7 @@ mod tests {
         // A word on every model stays one capped shard without children.
         let one = summary("a/b", &["shared"]);
         let many: Vec<&ModelSummary> = std::iter::repeat_n(&one, 30).collect();
-        let tree = build_shards(&WordIndex::build(&many), 10, &Popularity::of((0..30).collect()));
+        let tree = build_shards(&WordIndex::build(&many), 10, &Popularity::of((0..30).collect()), None);
         let shared = tree.shards.iter().find(|s| s.prefix == "shared").expect("a shard for the word");
         assert_eq!((shared.count, shared.complete, shared.children.len(), shared.entries.len()), (30, false, 0, 10));
     }
@@ -282,8 +296,8 @@ mod tests {
         let models = corpus(300);
         let refs: Vec<&ModelSummary> = models.iter().collect();
         let popularity = || Popularity::of((0..refs.len() as u32).collect());
-        let a = build_shards(&WordIndex::build(&refs), 10, &popularity());
-        let b = build_shards(&WordIndex::build(&refs), 10, &popularity());
+        let a = build_shards(&WordIndex::build(&refs), 10, &popularity(), None);
+        let b = build_shards(&WordIndex::build(&refs), 10, &popularity(), None);
         assert_eq!(a.roots, b.roots);
         assert_eq!(a.shards, b.shards);
     }

@@ -20,7 +20,7 @@
 
 mod carried;
 
-pub use carried::NOT_KEPT;
+pub use carried::{WordChanges, NOT_KEPT};
 
 use std::ops::Range;
 
@@ -107,6 +107,21 @@ impl WordIndex {
     pub fn postings(&self, words: Range<usize>) -> &[u32] {
         &self.ranks[self.starts[words.start] as usize..self.starts[words.end] as usize]
     }
+}
+
+/// The first of `range` for which `after` holds, `range.end` if none:
+/// `after` holds for the end of the range if it holds for any.
+pub(crate) fn first_where(range: Range<usize>, after: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (range.start, range.end);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if after(middle) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    low
 }
 
 /// The distinct words of every chunk, sorted, back to back with where each
