@@ -15,7 +15,7 @@ use modelpages_render::{
 use modelpages_site::listings::carried::{self, Carried, SavedListings};
 use modelpages_site::listings::membership::Catalogues;
 use modelpages_site::tasks::TaskCatalogue;
-use modelpages_site::search::shards::shard_file;
+use modelpages_site::search::shards::shard_key;
 use modelpages_site::search::trie::{build_shards, Popularity, WordIndex};
 use modelpages_snippets::{InferenceOptions, InferenceSettings, SnippetEngine};
 
@@ -270,7 +270,7 @@ fn search_index(c: &mut Criterion) {
     // Every word file is keyed on every build that lists models anew.
     let capped = |_: &str| false;
     group.bench_function("word files keyed, 200,000 hub-like rows", |b| {
-        b.iter(|| tree.shards.iter().map(|shard| shard_file(shard, &rows, &groups, &capped).key[0] as usize).sum::<usize>())
+        b.iter(|| tree.shards.iter().map(|shard| shard_key(shard, &rows, &groups, &capped)[0] as usize).sum::<usize>())
     });
     group.finish();
 }

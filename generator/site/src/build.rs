@@ -460,7 +460,7 @@ pub(crate) fn write_listings(
     let input = site.listing_input(&listed);
     // Each timed on its own: they run side by side.
     let cap = site.listings.shard_models;
-    let (((groups, groups_carried), groups_s), (((index, carried_on), index_s), (search, search_s))) = rayon::join(
+    let (((groups, groups_carried), groups_s), (((index, carried_on), index_s), (mut search, search_s))) = rayon::join(
         || seconds(|| carried::groups(carried.as_ref(), &listed, &input.catalogues())),
         || {
             let ((index, changes), index_s) = seconds(|| carried::word_index(carried.as_ref(), &listed));
@@ -486,9 +486,12 @@ pub(crate) fn write_listings(
             nodes.1
         ),
     );
+    // The word files' keys are made before the files, so that the next
+    // build may carry them on with the trie.
+    search.key_files(&listed, &groups);
     let mut writes = ListingWrites::new(writer, previous);
     let all = listing_groups(&input, &groups, &search, std::sync::Arc::new(with_pages));
-    timer.lap_detail("group prints", &format!(" ({} groups)", all.len()));
+    timer.lap_detail("group prints, word files keyed", &format!(" ({} groups)", all.len()));
     // What the next build carries on is encoded, and the model pages'
     // sitemaps cut, while the files are written.
     let (written, (state, model_sitemaps)) =

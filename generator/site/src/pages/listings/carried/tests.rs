@@ -133,13 +133,17 @@ fn saved_by(models: &[ModelSummary]) -> Vec<u8> {
     let (groups, carried_on) = groups(None, &refs, &known.catalogues());
     assert!(!carried_on);
     let index = WordIndex::build(&refs);
-    let search = search(&refs, &index, None);
+    let mut search = search(&refs, &index, None);
+    search.key_files(&refs, &groups);
     save(&refs, &groups, &index, search.tree(), CAP)
 }
 
-/// The nodes of the trie of `models` cut afresh.
+/// The nodes of the trie of `models` cut afresh, their files keyed.
 fn trie_afresh(models: &[&ModelSummary]) -> (Vec<String>, Vec<Shard>) {
-    let search = search(models, &WordIndex::build(models), None);
+    let known = Known::new();
+    let (groups, _) = groups(None, models, &known.catalogues());
+    let mut search = search(models, &WordIndex::build(models), None);
+    search.key_files(models, &groups);
     (search.tree().roots.clone(), search.tree().shards.clone())
 }
 
@@ -177,18 +181,20 @@ fn what_is_carried_is_what_a_full_build_makes() {
             let (index, changes) = word_index(carried.as_ref(), &refs);
             assert_eq!(changes.is_some(), carried.is_some());
             assert_eq!(index, WordIndex::build(&refs), "seed {seed}, build {build}");
+            // Grouped, cut and saved from what was carried, as a build
+            // does: the saved form holds every group's name and models, and
+            // every key, the word files' too.
+            let (carried_groups, groups_carried_on) = groups(carried.as_ref(), &refs, &known.catalogues());
+            assert_eq!(groups_carried_on, carried.is_some());
             let trie = changes.as_ref().and_then(|changes| carried.as_ref()?.trie(CAP, changes));
             assert_eq!(trie.is_some(), carried.is_some(), "seed {seed}, build {build}");
-            let search = search(&refs, &index, trie.as_ref());
+            let mut search = search(&refs, &index, trie.as_ref());
+            search.key_files(&refs, &carried_groups);
             assert_eq!((search.tree().roots.clone(), search.tree().shards.clone()), trie_afresh(&refs), "seed {seed}, build {build}");
             if trie.is_some() {
                 nodes_carried += search.tree().carried;
                 nodes += search.tree().shards.len();
             }
-            // Grouped and saved from what was carried, as a build does: the
-            // saved form holds every group's name and models, and every key.
-            let (carried_groups, groups_carried_on) = groups(carried.as_ref(), &refs, &known.catalogues());
-            assert_eq!(groups_carried_on, carried.is_some());
             saved = save(&refs, &carried_groups, &index, search.tree(), CAP);
             assert_eq!(saved, saved_by(&after), "seed {seed}, build {build}: saved as a full build saves");
             models = after;
@@ -220,7 +226,13 @@ fn nodes_of_changed_words_are_updated_not_cut_again() {
     let carried = open(&saved, &refs, &fresh).expect("two models of 201 not kept");
     let (index, changes) = carried.word_index(&refs).unwrap();
     let trie = carried.trie(CAP, &changes).expect("the trie reads back");
-    let search = search(&refs, &index, Some(&trie));
+    let mut search = search(&refs, &index, Some(&trie));
+    // The nodes carried on as they were come with their files' keys; the
+    // rest are keyed now, as a full build keys them all.
+    let with_keys = search.tree().shards.iter().filter(|s| s.key.is_some()).count();
+    assert!(with_keys > 10 && with_keys < search.tree().carried, "{with_keys} of {} carried on with their keys", search.tree().carried);
+    let known = Known::new();
+    search.key_files(&refs, &groups(Some(&carried), &refs, &known.catalogues()).0);
     let tree = search.tree();
     assert_eq!((tree.roots.clone(), tree.shards.clone()), trie_afresh(&refs));
     let (_, then) = trie_afresh(&before.iter().collect::<Vec<_>>());

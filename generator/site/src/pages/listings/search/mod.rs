@@ -71,6 +71,15 @@ impl SearchFiles {
         &self.tree
     }
 
+    /// Gives each node not carried on as it was the key of its file, from
+    /// `groups` (of `models`), so that the next build may carry it on.
+    pub fn key_files(&mut self, models: &[&ModelSummary], groups: &Groups) {
+        let capped = &self.capped;
+        self.tree.shards.par_iter_mut().filter(|shard| shard.key.is_none()).for_each(|shard| {
+            shard.key = Some(shards::shard_key(shard, models, groups, capped));
+        });
+    }
+
     /// Every file of the search: manifest, shards (one group, made every
     /// build) and listings (a group per scope).
     pub fn files<'a>(&'a self, input: &'a ListingInput<'a>, groups: &'a Groups<'a>) -> Vec<ListingGroup<'a>> {

@@ -35,6 +35,7 @@ use serde::Serialize;
 use super::trie::Shard;
 use super::words::{model_words, words};
 use crate::pages::listings::file::{updated_day, KeyHasher, ListingFile};
+use crate::store::manifest::ListingKey;
 use crate::pages::listings::groups::Groups;
 
 /// Where the file of the node `prefix` is, relative to the site root: a
@@ -113,30 +114,40 @@ pub fn about(n: u64) -> u64 {
     (n + unit / 2) / unit * unit
 }
 
-/// The file of one node: a leaf's word file, or a larger node's top.
-/// `capped` says which of the prefixes are larger nodes.
+/// The key of the file of one node (see [`shard_file`]): what it lists of
+/// each model, and a top's count and children. `capped` says which of
+/// the prefixes are larger nodes.
+pub fn shard_key(shard: &Shard, models: &[&ModelSummary], groups: &Groups<'_>, capped: &(dyn Fn(&str) -> bool + Sync)) -> ListingKey {
+    if shard.complete {
+        let mut key = KeyHasher::new("search leaf");
+        key.str(&shard.prefix);
+        groups.rows_key(&mut key, &shard.entries);
+        return key.finish();
+    }
+    let mut key = KeyHasher::new("search top");
+    key.str(&shard.prefix).num(about(shard.count.into()));
+    for child in &shard.children {
+        key.str(child).num(u64::from(capped(child)));
+    }
+    groups.ranked_key(&mut key, models, &shard.entries);
+    key.finish()
+}
+
+/// The file of one node: a leaf's word file, or a larger node's top,
+/// under its key (which [`shard_key`] makes, if the node has none).
 pub fn shard_file<'a>(
     shard: &'a Shard,
     models: &'a [&'a ModelSummary],
     groups: &Groups<'_>,
     capped: &'a (dyn Fn(&str) -> bool + Sync),
 ) -> ListingFile<'a> {
+    let key = shard.key.unwrap_or_else(|| shard_key(shard, models, groups, capped));
     if shard.complete {
-        let mut key = KeyHasher::new("search leaf");
-        key.str(&shard.prefix);
-        groups.rows_key(&mut key, &shard.entries);
-        return ListingFile::lazy(shard_path(&shard.prefix, false), key.finish(), move || Ok(rows_json(shard, models, None)));
+        return ListingFile::lazy(shard_path(&shard.prefix, false), key, move || Ok(rows_json(shard, models, None)));
     }
-    let about = about(shard.count.into());
-    let mut key = KeyHasher::new("search top");
-    key.str(&shard.prefix).num(about);
-    for child in &shard.children {
-        key.str(child).num(u64::from(capped(child)));
-    }
-    groups.ranked_key(&mut key, models, &shard.entries);
-    ListingFile::lazy(shard_path(&shard.prefix, true), key.finish(), move || {
+    ListingFile::lazy(shard_path(&shard.prefix, true), key, move || {
         let children = shard.children.iter().map(|c| (c.as_str(), capped(c))).collect();
-        Ok(rows_json(shard, models, Some((about, children))))
+        Ok(rows_json(shard, models, Some((about(shard.count.into()), children))))
     })
 }
 

@@ -9,8 +9,8 @@
 //! name and by downloads, is the order they had. Hence, for a node the
 //! previous build had:
 //! - if no word starting with its prefix changed ([`WordChanges`]), the
-//!   node and every node below it are the previous build's, ranks moved
-//!   ([`CarriedTrie::subtree`]);
+//!   node and every node below it are the previous build's, ranks moved,
+//!   and so are their files' keys ([`CarriedTrie::subtree`]);
 //! - if some did, its count is the previous count less its models not kept,
 //!   plus the models tokenised afresh that have such a word; a complete
 //!   node's models are its kept models and those; a top is the most
@@ -26,7 +26,8 @@
 //! Saved ([`ShardTree::save_to`]): the cap the nodes were cut to, the
 //! nodes' prefixes front-coded in byte order, then each node's count,
 //! whether it is complete, its children (each as how far after it it
-//! comes) and its ranks (a complete node's as gaps). Read back, prefixes
+//! comes), its ranks (a complete node's as gaps) and its file's key if it
+//! was made. Read back, prefixes
 //! must come in byte order, each once and made of what words are made of;
 //! a child must come after its parent, start with its prefix and have no
 //! other parent, so that the nodes form a forest and no walk of them
@@ -37,6 +38,10 @@ use super::{Popularity, Shard, ShardTree};
 use crate::pages::listings::compact::{put, put_front_coded, Reader};
 use crate::pages::listings::search::word_index::{first_where, WordChanges, NOT_KEPT};
 use crate::pages::listings::search::words::MAX_WORD;
+use crate::store::manifest::ListingKey;
+
+/// Bytes of a key.
+const KEY: usize = std::mem::size_of::<ListingKey>();
 
 impl ShardTree {
     /// Appends this trie, cut to `cap`, in its saved form.
@@ -63,6 +68,8 @@ impl ShardTree {
                     put(out, rank as usize);
                 }
             }
+            put(out, usize::from(shard.key.is_some()));
+            out.extend(shard.key.iter().flatten());
         }
     }
 }
@@ -89,6 +96,7 @@ struct SavedNode {
     complete: bool,
     children_end: u32,
     ranks_end: u32,
+    key: Option<ListingKey>,
 }
 
 /// A node as carried on or updated: its count, whether complete, and its
@@ -121,11 +129,7 @@ impl<'m> CarriedTrie<'m> {
         let (mut nodes, mut children, mut ranks) = (Vec::with_capacity(count), Vec::new(), Vec::new());
         for at in 0..count {
             let node_count = u32::try_from(reader.num()?).ok()?;
-            let complete = match reader.num()? {
-                0 => false,
-                1 => true,
-                _ => return None,
-            };
+            let complete = flag(&mut reader)?;
             for _ in 0..reader.count()? {
                 let child = at.checked_add(reader.num()?)?;
                 if child <= at || child >= count || has_parent[child] || !prefix(child).starts_with(prefix(at)) {
@@ -147,7 +151,8 @@ impl<'m> CarriedTrie<'m> {
             if listed > node_count as usize || (complete && listed != node_count as usize) {
                 return None;
             }
-            nodes.push(SavedNode { count: node_count, complete, children_end: children.len() as u32, ranks_end: ranks.len() as u32 });
+            let key = if flag(&mut reader)? { Some(reader.take(KEY)?.try_into().ok()?) } else { None };
+            nodes.push(SavedNode { count: node_count, complete, children_end: children.len() as u32, ranks_end: ranks.len() as u32, key });
         }
         reader.is_done().then_some(CarriedTrie { prefixes, ends, nodes, children, ranks, moved, changes })
     }
@@ -191,6 +196,7 @@ impl<'m> CarriedTrie<'m> {
                 complete: saved.complete,
                 children: children.iter().map(|&c| self.prefix(c as usize).to_owned()).collect(),
                 entries,
+                key: saved.key,
             });
         }
         Some(shards)
@@ -233,5 +239,14 @@ impl<'m> CarriedTrie<'m> {
     /// kept.
     fn moved_ranks(&self, node: usize) -> Option<Vec<u32>> {
         self.ranks_of(node).iter().map(|&rank| Some(self.moved[rank as usize]).filter(|&now| now != NOT_KEPT)).collect()
+    }
+}
+
+/// A saved yes (1) or no (0).
+fn flag(reader: &mut Reader) -> Option<bool> {
+    match reader.num()? {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
     }
 }

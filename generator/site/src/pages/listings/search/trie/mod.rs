@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use super::word_index::first_where;
+use crate::store::manifest::ListingKey;
 pub use super::word_index::WordIndex;
 pub use carried::CarriedTrie;
 
@@ -48,6 +49,10 @@ pub struct Shard {
     pub children: Vec<String>,
     /// Ranks of the models listed.
     pub entries: Vec<u32>,
+    /// The key of its file (see `shards::shard_key`): the previous build's
+    /// for a node carried on as it was, else made once the groups are
+    /// ([`crate::pages::listings::search::SearchFiles::key_files`]).
+    pub key: Option<ListingKey>,
 }
 
 /// The whole trie: the first hops (the search manifest lists them) and every
@@ -165,12 +170,12 @@ impl Build<'_> {
             }
         };
         if count as usize <= self.cap {
-            return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries }];
+            return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries, key: None }];
         }
         let groups = child_groups(index, range, depth);
         let children: Vec<String> = groups.iter().map(|g| g.prefix(index).to_owned()).collect();
         let mut below: Vec<Shard> = groups.into_par_iter().flat_map_iter(|g| self.node(g.words, g.prefix_len)).collect();
-        below.push(Shard { prefix, count, complete: false, children, entries });
+        below.push(Shard { prefix, count, complete: false, children, entries, key: None });
         below
     }
 }
