@@ -99,11 +99,10 @@ struct SavedNode {
     key: Option<ListingKey>,
 }
 
-/// A node as carried on or updated: its count, whether complete, and its
-/// models (by name if complete, else the most downloaded first).
+/// A node as updated: its count, and its models (all of them, by name, if
+/// they fit in a shard, else the most downloaded, most first).
 pub struct NodeModels {
     pub count: u32,
-    pub complete: bool,
     pub entries: Vec<u32>,
 }
 
@@ -227,12 +226,12 @@ impl<'m> CarriedTrie<'m> {
         }
         if count <= cap {
             members.sort_unstable();
-            return Some(NodeModels { count: count as u32, complete: true, entries: members });
+            return Some(NodeModels { count: count as u32, entries: members });
         }
         let place = |rank: &u32| popularity.position[*rank as usize];
         members.sort_unstable_by_key(place);
         members.truncate(cap);
-        Some(NodeModels { count: u32::try_from(count).ok()?, complete: false, entries: members })
+        Some(NodeModels { count: u32::try_from(count).ok()?, entries: members })
     }
 
     /// The ranks (now) of the node `node`'s models; `None` if one is not

@@ -160,14 +160,7 @@ impl Build<'_> {
                 self.carried_nodes.fetch_add(1, Ordering::Relaxed);
                 (updated.count, updated.entries)
             }
-            None => {
-                let (count, top) = most_downloaded(index, range.clone(), self.cap, &self.popularity.position);
-                let mut entries: Vec<u32> = top.into_iter().map(|place| self.popularity.rank[place as usize]).collect();
-                if count as usize <= self.cap {
-                    entries.sort_unstable();
-                }
-                (count, entries)
-            }
+            None => self.cut(range.clone()),
         };
         if count as usize <= self.cap {
             return vec![Shard { prefix, count, complete: true, children: Vec::new(), entries, key: None }];
@@ -177,6 +170,18 @@ impl Build<'_> {
         let mut below: Vec<Shard> = groups.into_par_iter().flat_map_iter(|g| self.node(g.words, g.prefix_len)).collect();
         below.push(Shard { prefix, count, complete: false, children, entries, key: None });
         below
+    }
+
+    /// How many distinct models the words `range` have, from their
+    /// postings, and which: all of them, by name, if they fit in a shard,
+    /// else the most downloaded, most first.
+    fn cut(&self, range: Range<usize>) -> (u32, Vec<u32>) {
+        let (count, top) = most_downloaded(self.index, range, self.cap, &self.popularity.position);
+        let mut entries: Vec<u32> = top.into_iter().map(|place| self.popularity.rank[place as usize]).collect();
+        if count as usize <= self.cap {
+            entries.sort_unstable();
+        }
+        (count, entries)
     }
 }
 
