@@ -54,10 +54,10 @@ const NOT_KEPT_AT_MOST_ONE_IN: usize = 4;
 
 /// The search trie is carried on while at most one model in this many is
 /// not kept (counting this build's models and the previous build's, so a
-/// changed model counts twice): a node whose top lost a model is cut again from its postings,
-/// and with one model in a hundred changed nearly every top has (the
-/// criterion bench "trie carried on, ... one in 100 changed" costs what
-/// cutting it afresh does).
+/// changed model counts twice): a node whose top lost a model is cut again
+/// from its postings, and with one model in a hundred changed nearly every
+/// top has (the criterion bench "trie carried on, ... one in 100 changed"
+/// costs what cutting it afresh does).
 const TRIE_NOT_KEPT_AT_MOST_ONE_IN: usize = 256;
 
 /// Far more than any id's bytes (ids are checked when records are read).
