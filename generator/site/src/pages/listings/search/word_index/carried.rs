@@ -163,11 +163,8 @@ fn merge_saved(saved: &[u8], moved: &[u32], found: &[(FoldedWord, u32)], models:
         }
         let text = std::str::from_utf8(&word).ok()?;
         // Words found only in the models tokenised, before this one.
-        while let Some(&(next, _)) = found.get(f).filter(|(w, _)| w.as_str() < text) {
-            let end = f + found[f..].iter().take_while(|(w, _)| *w == next).count();
-            index.ranks.extend(found[f..end].iter().map(|&(_, rank)| rank));
-            index.push_word(next.as_str());
-            f = end;
+        while found.get(f).is_some_and(|(w, _)| w.as_str() < text) {
+            f = index.push_found(found, f);
         }
         let found_end = f + found[f..].iter().take_while(|(w, _)| w.as_str() == text).count();
         let ranks_before = index.ranks.len();
@@ -198,16 +195,23 @@ fn merge_saved(saved: &[u8], moved: &[u32], found: &[(FoldedWord, u32)], models:
             index.push_word(text);
         }
     }
-    while let Some(&(next, _)) = found.get(f) {
-        let end = f + found[f..].iter().take_while(|(w, _)| *w == next).count();
-        index.ranks.extend(found[f..end].iter().map(|&(_, rank)| rank));
-        index.push_word(next.as_str());
-        f = end;
+    while f < found.len() {
+        f = index.push_found(found, f);
     }
     reader.is_done().then_some((index, dropped))
 }
 
 impl WordIndex {
+    /// Adds the word of `found[f]`, which only the models tokenised have,
+    /// with its ranks; where the next word of `found` starts.
+    fn push_found(&mut self, found: &[(FoldedWord, u32)], f: usize) -> usize {
+        let word = found[f].0;
+        let end = f + found[f..].iter().take_while(|(w, _)| *w == word).count();
+        self.ranks.extend(found[f..end].iter().map(|&(_, rank)| rank));
+        self.push_word(word.as_str());
+        end
+    }
+
     /// Ends the word being merged: `word`, whose ranks were just pushed.
     fn push_word(&mut self, word: &str) {
         self.text.push_str(word);
